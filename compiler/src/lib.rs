@@ -1,0 +1,9 @@
+//! clift's OpenCL C compiler: source and options in, JIT'd work-group functions and
+//! diagnostics out.
+//!
+//! Today it holds the machine-code end of the pipeline ([`jit`]): the host ISA with the
+//! features the CPU really has, and the JIT module a program build compiles into. The
+//! frontend (preprocessor, parser, semantic analysis) and the lowering to Cranelift IR come
+//! with their issues. The crate knows nothing of the runtime or the C API.
+
+pub mod jit;

@@ -1,0 +1,955 @@
+//! The client side of clift's conformance suite.
+//!
+//! The tests reach clift exactly as an application does: they `dlopen` the system's ICD
+//! loader (ocl-icd's `libOpenCL.so.1`) and call the OpenCL API through it, so what they see
+//! includes the loader's own argument checks and its dispatch through the `cl_khr_icd`
+//! table. Nothing here links against libOpenCL or imports a crate of the driver: the entry
+//! points are resolved at run time into an [`Api`], a struct of the `Option<fn>` types of
+//! `opencl_sys::cl_function_types`.
+//!
+//! [`clift()`] sets the loader up so that it sees clift and nothing else (a vendors
+//! directory of its own), once per process. [`Api::load`] loads any library by path: a
+//! benchmark can use it to load the loader, or a driver's `.so` directly, side by side.
+//!
+//! # Handles
+//!
+//! The helpers follow the convention of the `cl3` crate: handles (`cl_platform_id`,
+//! `cl_device_id`, ...) are opaque values, passed through to the implementation, which
+//! validates them; every other pointer the helpers pass is built from Rust references and
+//! slices. The contract is the ICD loader's: a handle is NULL, or points to an object whose
+//! first word is a dispatch table — a live object of the library (possibly of another type
+//! than the call expects: that is what the invalid-handle tests pass), or a
+//! [`ForeignObject`]. A released handle must not be passed again.
+
+use std::ffi::{CStr, OsStr, c_char, c_void};
+use std::path::{Path, PathBuf};
+use std::ptr::{null, null_mut};
+use std::sync::OnceLock;
+
+use libloading::Library;
+use opencl_sys::cl_function_types::*;
+pub use opencl_sys::*;
+
+/// `pfn_notify` of `clCreateContext` and `clCreateContextFromType`.
+pub type ContextNotify =
+    Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
+
+/// Byte-wise string equality, usable in constants (`str`'s `==` is not `const`).
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Defines [`Api`] and its loader from one list of `name: type` pairs.
+///
+/// A declarative macro cannot derive the type name `clFoo_t` from `clFoo`, so each entry
+/// names both; a compile-time assertion checks that they agree, so an entry cannot be
+/// declared with another entry's prototype.
+macro_rules! entry_points {
+    ($($name:ident: $ty:ident,)*) => {
+        /// Every OpenCL 1.2 entry point (with the 1.0/1.1 ones 1.2 still exports), resolved
+        /// by name from one library. A field is `None` when the library does not export it.
+        #[allow(non_snake_case)]
+        pub struct Api {
+            $(pub $name: $ty,)*
+            /// Keeps the library mapped while the function pointers are in use (never read:
+            /// owning it is the point).
+            _library: Library,
+            /// What was loaded, for messages.
+            path: String,
+        }
+
+        $(
+            const _: () = assert!(
+                same_str(concat!(stringify!($name), "_t"), stringify!($ty)),
+                concat!("entry ", stringify!($name), " is declared with type ", stringify!($ty)),
+            );
+        )*
+
+        impl Api {
+            /// Resolves every entry point of `library`.
+            fn resolve(library: Library, path: String) -> Api {
+                Api {
+                    $(
+                        // SAFETY: the symbol is the OpenCL entry point of that name, whose C
+                        // prototype is the one `opencl_sys` declares for this field's type.
+                        $name: unsafe { symbol(&library, stringify!($name)) },
+                    )*
+                    _library: library,
+                    path,
+                }
+            }
+
+            /// The names of the entry points this library does not export.
+            pub fn missing(&self) -> Vec<&'static str> {
+                let mut missing = Vec::new();
+                $(
+                    if self.$name.is_none() {
+                        missing.push(stringify!($name));
+                    }
+                )*
+                missing
+            }
+        }
+    };
+}
+
+entry_points! {
+    // OpenCL 1.0
+    clGetPlatformIDs: clGetPlatformIDs_t,
+    clGetPlatformInfo: clGetPlatformInfo_t,
+    clGetDeviceIDs: clGetDeviceIDs_t,
+    clGetDeviceInfo: clGetDeviceInfo_t,
+    clCreateContext: clCreateContext_t,
+    clCreateContextFromType: clCreateContextFromType_t,
+    clRetainContext: clRetainContext_t,
+    clReleaseContext: clReleaseContext_t,
+    clGetContextInfo: clGetContextInfo_t,
+    clCreateCommandQueue: clCreateCommandQueue_t,
+    clRetainCommandQueue: clRetainCommandQueue_t,
+    clReleaseCommandQueue: clReleaseCommandQueue_t,
+    clGetCommandQueueInfo: clGetCommandQueueInfo_t,
+    clSetCommandQueueProperty: clSetCommandQueueProperty_t,
+    clCreateBuffer: clCreateBuffer_t,
+    clCreateImage2D: clCreateImage2D_t,
+    clCreateImage3D: clCreateImage3D_t,
+    clRetainMemObject: clRetainMemObject_t,
+    clReleaseMemObject: clReleaseMemObject_t,
+    clGetSupportedImageFormats: clGetSupportedImageFormats_t,
+    clGetMemObjectInfo: clGetMemObjectInfo_t,
+    clGetImageInfo: clGetImageInfo_t,
+    clCreateSampler: clCreateSampler_t,
+    clRetainSampler: clRetainSampler_t,
+    clReleaseSampler: clReleaseSampler_t,
+    clGetSamplerInfo: clGetSamplerInfo_t,
+    clCreateProgramWithSource: clCreateProgramWithSource_t,
+    clCreateProgramWithBinary: clCreateProgramWithBinary_t,
+    clRetainProgram: clRetainProgram_t,
+    clReleaseProgram: clReleaseProgram_t,
+    clBuildProgram: clBuildProgram_t,
+    clUnloadCompiler: clUnloadCompiler_t,
+    clGetProgramInfo: clGetProgramInfo_t,
+    clGetProgramBuildInfo: clGetProgramBuildInfo_t,
+    clCreateKernel: clCreateKernel_t,
+    clCreateKernelsInProgram: clCreateKernelsInProgram_t,
+    clRetainKernel: clRetainKernel_t,
+    clReleaseKernel: clReleaseKernel_t,
+    clSetKernelArg: clSetKernelArg_t,
+    clGetKernelInfo: clGetKernelInfo_t,
+    clGetKernelWorkGroupInfo: clGetKernelWorkGroupInfo_t,
+    clWaitForEvents: clWaitForEvents_t,
+    clGetEventInfo: clGetEventInfo_t,
+    clRetainEvent: clRetainEvent_t,
+    clReleaseEvent: clReleaseEvent_t,
+    clGetEventProfilingInfo: clGetEventProfilingInfo_t,
+    clFlush: clFlush_t,
+    clFinish: clFinish_t,
+    clEnqueueReadBuffer: clEnqueueReadBuffer_t,
+    clEnqueueWriteBuffer: clEnqueueWriteBuffer_t,
+    clEnqueueCopyBuffer: clEnqueueCopyBuffer_t,
+    clEnqueueReadImage: clEnqueueReadImage_t,
+    clEnqueueWriteImage: clEnqueueWriteImage_t,
+    clEnqueueCopyImage: clEnqueueCopyImage_t,
+    clEnqueueCopyImageToBuffer: clEnqueueCopyImageToBuffer_t,
+    clEnqueueCopyBufferToImage: clEnqueueCopyBufferToImage_t,
+    clEnqueueMapBuffer: clEnqueueMapBuffer_t,
+    clEnqueueMapImage: clEnqueueMapImage_t,
+    clEnqueueUnmapMemObject: clEnqueueUnmapMemObject_t,
+    clEnqueueNDRangeKernel: clEnqueueNDRangeKernel_t,
+    clEnqueueTask: clEnqueueTask_t,
+    clEnqueueNativeKernel: clEnqueueNativeKernel_t,
+    clEnqueueMarker: clEnqueueMarker_t,
+    clEnqueueWaitForEvents: clEnqueueWaitForEvents_t,
+    clEnqueueBarrier: clEnqueueBarrier_t,
+    clGetExtensionFunctionAddress: clGetExtensionFunctionAddress_t,
+    // OpenCL 1.1
+    clCreateSubBuffer: clCreateSubBuffer_t,
+    clSetMemObjectDestructorCallback: clSetMemObjectDestructorCallback_t,
+    clCreateUserEvent: clCreateUserEvent_t,
+    clSetUserEventStatus: clSetUserEventStatus_t,
+    clSetEventCallback: clSetEventCallback_t,
+    clEnqueueReadBufferRect: clEnqueueReadBufferRect_t,
+    clEnqueueWriteBufferRect: clEnqueueWriteBufferRect_t,
+    clEnqueueCopyBufferRect: clEnqueueCopyBufferRect_t,
+    // OpenCL 1.2
+    clCreateSubDevices: clCreateSubDevices_t,
+    clRetainDevice: clRetainDevice_t,
+    clReleaseDevice: clReleaseDevice_t,
+    clCreateImage: clCreateImage_t,
+    clCreateProgramWithBuiltInKernels: clCreateProgramWithBuiltInKernels_t,
+    clCompileProgram: clCompileProgram_t,
+    clLinkProgram: clLinkProgram_t,
+    clUnloadPlatformCompiler: clUnloadPlatformCompiler_t,
+    clGetKernelArgInfo: clGetKernelArgInfo_t,
+    clEnqueueFillBuffer: clEnqueueFillBuffer_t,
+    clEnqueueFillImage: clEnqueueFillImage_t,
+    clEnqueueMigrateMemObjects: clEnqueueMigrateMemObjects_t,
+    clEnqueueMarkerWithWaitList: clEnqueueMarkerWithWaitList_t,
+    clEnqueueBarrierWithWaitList: clEnqueueBarrierWithWaitList_t,
+    clGetExtensionFunctionAddressForPlatform: clGetExtensionFunctionAddressForPlatform_t,
+    // cl_khr_icd: exported by drivers, not by the loader (which answers through the name
+    // lookup instead).
+    clIcdGetPlatformIDsKHR: clIcdGetPlatformIDsKHR_t,
+}
+
+/// Resolves one symbol as the `Option<fn>` type `F`; `None` when the library lacks it.
+///
+/// # Safety
+/// `name`'s symbol in `library` must be a function with the prototype `F` describes.
+unsafe fn symbol<F: Copy>(library: &Library, name: &str) -> Option<F> {
+    // SAFETY: the caller's contract; the copied pointer stays valid while `library` is
+    // loaded, which the `Api` holding both guarantees.
+    unsafe { library.get::<F>(name.as_bytes()).ok().map(|s| *s) }
+}
+
+/// The entry point `name` of an [`Api`], panicking with its name when the library does not
+/// export it: `entry!(api.clGetPlatformIDs)(...)`.
+#[macro_export]
+macro_rules! entry {
+    ($api:ident . $name:ident) => {
+        $api.$name.unwrap_or_else(|| {
+            panic!(
+                "{} is not exported by {}",
+                stringify!($name),
+                $api.library_path()
+            )
+        })
+    };
+}
+
+/// Plain values an info query returns: every bit pattern is a valid value, and the type has
+/// no padding, so one can be read from the bytes a query wrote.
+///
+/// # Safety
+/// Implementors must be valid for any bit pattern of their size and have no padding.
+pub unsafe trait Plain: Copy {}
+
+macro_rules! plain {
+    ($($t:ty),*) => { $(
+        // SAFETY: a primitive integer or raw pointer: no padding, any bits are valid.
+        unsafe impl Plain for $t {}
+    )* };
+}
+plain!(u32, u64, usize, i32, i64, isize, *mut c_void);
+
+/// Reads a `T` from the bytes of an info answer, checking the answer has exactly its size.
+pub fn scalar<T: Plain>(bytes: &[u8]) -> T {
+    assert_eq!(
+        bytes.len(),
+        size_of::<T>(),
+        "the answer has {} bytes; its type ({}) has {}",
+        bytes.len(),
+        std::any::type_name::<T>(),
+        size_of::<T>()
+    );
+    // SAFETY: `bytes` holds exactly `size_of::<T>()` bytes, read unaligned; `T: Plain` is
+    // valid for any bits.
+    unsafe { bytes.as_ptr().cast::<T>().read_unaligned() }
+}
+
+/// Reads an array of `T` from the bytes of an info answer, checking the size is a whole
+/// number of elements.
+pub fn array<T: Plain>(bytes: &[u8]) -> Vec<T> {
+    assert_eq!(
+        bytes.len() % size_of::<T>(),
+        0,
+        "the answer has {} bytes, not a whole number of {}",
+        bytes.len(),
+        std::any::type_name::<T>()
+    );
+    bytes.chunks_exact(size_of::<T>()).map(scalar).collect()
+}
+
+/// Reads a `char[]` answer: checks it is NUL-terminated with no NUL before the end (so the
+/// reported size is `strlen + 1`) and valid UTF-8.
+pub fn string(bytes: &[u8]) -> String {
+    let text = CStr::from_bytes_with_nul(bytes)
+        .unwrap_or_else(|e| panic!("not a NUL-terminated string of its reported size: {e}"));
+    text.to_str()
+        .unwrap_or_else(|e| panic!("not UTF-8: {e}"))
+        .to_owned()
+}
+
+/// Reads a `cl_bool` answer, which must be `CL_TRUE` or `CL_FALSE`.
+pub fn boolean(bytes: &[u8]) -> bool {
+    match scalar::<cl_bool>(bytes) {
+        CL_TRUE => true,
+        CL_FALSE => false,
+        other => panic!("a cl_bool must be CL_TRUE or CL_FALSE, not {other}"),
+    }
+}
+
+/// Whether a space-separated extension list names `extension`.
+pub fn has_extension(list: &str, extension: &str) -> bool {
+    list.split_ascii_whitespace().any(|e| e == extension)
+}
+
+/// Performs the two-step info protocol: the size query (`param_value` NULL), then the read
+/// into a buffer of exactly that size, checking the read reports the same size.
+///
+/// `query(param_value_size, param_value, param_value_size_ret)` makes the call. The error of
+/// the size query is returned; a read that fails after the size query succeeded panics.
+pub fn info_bytes(
+    mut query: impl FnMut(usize, *mut c_void, *mut usize) -> cl_int,
+) -> Result<Vec<u8>, cl_int> {
+    let mut size = 0usize;
+    let status = query(0, null_mut(), &mut size);
+    if status != CL_SUCCESS {
+        return Err(status);
+    }
+    let mut bytes = vec![0u8; size];
+    let mut written = usize::MAX;
+    let status = query(size, bytes.as_mut_ptr().cast(), &mut written);
+    assert_eq!(
+        status, CL_SUCCESS,
+        "the size query succeeded ({size} bytes) but reading the value failed"
+    );
+    assert_eq!(
+        written, size,
+        "the read reported another size than the size query"
+    );
+    Ok(bytes)
+}
+
+/// The pointer for an optional output slice: NULL for `None`.
+fn out_ptr<T>(slice: Option<&mut [T]>) -> *mut T {
+    slice.map_or(null_mut(), <[T]>::as_mut_ptr)
+}
+
+/// The pointer for an optional output value: NULL for `None`.
+fn ret_ptr<T>(value: Option<&mut T>) -> *mut T {
+    value.map_or(null_mut(), |v| v as *mut T)
+}
+
+/// Asserts that a property list ends with its terminating 0, so the implementation's scan
+/// stays inside the slice.
+fn terminated<T: Default + PartialEq>(list: &[T]) {
+    assert!(
+        list.last() == Some(&T::default()),
+        "property lists must end with 0"
+    );
+}
+
+/// Asserts that a count passed with an output slice fits in it.
+fn fits<T>(count: impl TryInto<usize>, slice: &Option<&mut [T]>) {
+    if let Some(slice) = slice {
+        let count = count.try_into().unwrap_or(usize::MAX);
+        assert!(count <= slice.len(), "the count exceeds the output slice");
+    }
+}
+
+#[expect(
+    clippy::not_unsafe_ptr_arg_deref,
+    reason = "handles are opaque values the implementation validates (see the crate docs)"
+)]
+impl Api {
+    /// Loads the library at `path` (a file name is searched as `dlopen` does) and resolves
+    /// every entry point it exports.
+    pub fn load(path: impl AsRef<OsStr>) -> Result<Api, String> {
+        let path = path.as_ref();
+        let shown = path.to_string_lossy().into_owned();
+        // SAFETY: loading runs the library's initialisers; the libraries this crate loads
+        // (the ICD loader, OpenCL drivers) are ordinary shared libraries meant to be loaded
+        // into applications.
+        let library =
+            unsafe { Library::new(path) }.map_err(|e| format!("cannot load {shown}: {e}"))?;
+        Ok(Api::resolve(library, shown))
+    }
+
+    /// The path or name the library was loaded from.
+    pub fn library_path(&self) -> &str {
+        &self.path
+    }
+
+    /// `clGetPlatformIDs`, with NULL for each `None`.
+    pub fn get_platform_ids(
+        &self,
+        num_entries: cl_uint,
+        platforms: Option<&mut [cl_platform_id]>,
+        num_platforms: Option<&mut cl_uint>,
+    ) -> cl_int {
+        fits(num_entries, &platforms);
+        let f = entry!(self.clGetPlatformIDs);
+        // SAFETY: `platforms` is NULL or holds at least `num_entries` entries (checked);
+        // `num_platforms` is NULL or a valid `cl_uint`.
+        unsafe { f(num_entries, out_ptr(platforms), ret_ptr(num_platforms)) }
+    }
+
+    /// Every platform the library reports (none when it reports an error).
+    pub fn platforms(&self) -> Vec<cl_platform_id> {
+        let mut count = 0;
+        if self.get_platform_ids(0, None, Some(&mut count)) != CL_SUCCESS {
+            return Vec::new();
+        }
+        let mut platforms = vec![null_mut(); count as usize];
+        let status = self.get_platform_ids(count, Some(&mut platforms), None);
+        assert_eq!(
+            status, CL_SUCCESS,
+            "clGetPlatformIDs failed reading the list"
+        );
+        platforms
+    }
+
+    /// The one platform: panics unless exactly one is found.
+    pub fn platform(&self) -> cl_platform_id {
+        let platforms = self.platforms();
+        assert_eq!(
+            platforms.len(),
+            1,
+            "expected exactly one platform through {}",
+            self.path
+        );
+        platforms[0]
+    }
+
+    /// `clGetDeviceIDs`, with NULL for each `None`.
+    pub fn get_device_ids(
+        &self,
+        platform: cl_platform_id,
+        device_type: cl_device_type,
+        num_entries: cl_uint,
+        devices: Option<&mut [cl_device_id]>,
+        num_devices: Option<&mut cl_uint>,
+    ) -> cl_int {
+        fits(num_entries, &devices);
+        let f = entry!(self.clGetDeviceIDs);
+        // SAFETY: `devices` is NULL or holds at least `num_entries` entries (checked);
+        // `num_devices` is NULL or a valid `cl_uint`.
+        unsafe {
+            f(
+                platform,
+                device_type,
+                num_entries,
+                out_ptr(devices),
+                ret_ptr(num_devices),
+            )
+        }
+    }
+
+    /// The devices of `device_type` on `platform`: the count query, then the list.
+    pub fn devices(
+        &self,
+        platform: cl_platform_id,
+        device_type: cl_device_type,
+    ) -> Result<Vec<cl_device_id>, cl_int> {
+        let mut count = 0;
+        let status = self.get_device_ids(platform, device_type, 0, None, Some(&mut count));
+        if status != CL_SUCCESS {
+            return Err(status);
+        }
+        let mut devices = vec![null_mut(); count as usize];
+        let mut again = 0;
+        let status = self.get_device_ids(
+            platform,
+            device_type,
+            count,
+            Some(&mut devices),
+            Some(&mut again),
+        );
+        assert_eq!(status, CL_SUCCESS, "clGetDeviceIDs failed reading the list");
+        assert_eq!(again, count, "clGetDeviceIDs reported two different counts");
+        Ok(devices)
+    }
+
+    /// The first device of the one platform (panics when there is none).
+    pub fn device(&self) -> cl_device_id {
+        let devices = self
+            .devices(self.platform(), CL_DEVICE_TYPE_ALL)
+            .unwrap_or_else(|e| panic!("clGetDeviceIDs(CL_DEVICE_TYPE_ALL) failed: {e}"));
+        devices[0]
+    }
+
+    /// `clGetPlatformInfo` as called, with NULL for each `None`.
+    pub fn query_platform_info(
+        &self,
+        platform: cl_platform_id,
+        param: cl_platform_info,
+        size: usize,
+        value: Option<&mut [u8]>,
+        size_ret: Option<&mut usize>,
+    ) -> cl_int {
+        fits(size, &value);
+        let f = entry!(self.clGetPlatformInfo);
+        // SAFETY: `value` is NULL or holds at least `size` bytes (checked); `size_ret` is
+        // NULL or a valid `usize`.
+        unsafe {
+            f(
+                platform,
+                param,
+                size,
+                out_ptr(value).cast(),
+                ret_ptr(size_ret),
+            )
+        }
+    }
+
+    /// The bytes of a platform info answer, by [`info_bytes`].
+    pub fn platform_info(
+        &self,
+        platform: cl_platform_id,
+        param: cl_platform_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetPlatformInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(platform, param, size, value, ret) })
+    }
+
+    /// A string platform info answer (panics on error).
+    pub fn platform_string(&self, platform: cl_platform_id, param: cl_platform_info) -> String {
+        let bytes = self
+            .platform_info(platform, param)
+            .unwrap_or_else(|e| panic!("clGetPlatformInfo({param:#x}) failed: {e}"));
+        string(&bytes)
+    }
+
+    /// `clGetDeviceInfo` as called, with NULL for each `None`.
+    pub fn query_device_info(
+        &self,
+        device: cl_device_id,
+        param: cl_device_info,
+        size: usize,
+        value: Option<&mut [u8]>,
+        size_ret: Option<&mut usize>,
+    ) -> cl_int {
+        fits(size, &value);
+        let f = entry!(self.clGetDeviceInfo);
+        // SAFETY: `value` is NULL or holds at least `size` bytes (checked); `size_ret` is
+        // NULL or a valid `usize`.
+        unsafe {
+            f(
+                device,
+                param,
+                size,
+                out_ptr(value).cast(),
+                ret_ptr(size_ret),
+            )
+        }
+    }
+
+    /// The bytes of a device info answer, by [`info_bytes`].
+    pub fn device_info(
+        &self,
+        device: cl_device_id,
+        param: cl_device_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetDeviceInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(device, param, size, value, ret) })
+    }
+
+    /// The bytes of a device info answer; panics on error.
+    fn device_ok(&self, device: cl_device_id, param: cl_device_info) -> Vec<u8> {
+        self.device_info(device, param)
+            .unwrap_or_else(|e| panic!("clGetDeviceInfo({param:#x}) failed: {e}"))
+    }
+
+    /// A scalar device info answer of exactly `size_of::<T>()` bytes.
+    pub fn device_scalar<T: Plain>(&self, device: cl_device_id, param: cl_device_info) -> T {
+        scalar(&self.device_ok(device, param))
+    }
+
+    /// A `cl_uint` device info answer.
+    pub fn device_uint(&self, device: cl_device_id, param: cl_device_info) -> cl_uint {
+        self.device_scalar(device, param)
+    }
+
+    /// A `cl_ulong` (or `cl_bitfield`) device info answer.
+    pub fn device_ulong(&self, device: cl_device_id, param: cl_device_info) -> cl_ulong {
+        self.device_scalar(device, param)
+    }
+
+    /// A `size_t` device info answer.
+    pub fn device_size(&self, device: cl_device_id, param: cl_device_info) -> usize {
+        self.device_scalar(device, param)
+    }
+
+    /// A `cl_bool` device info answer.
+    pub fn device_bool(&self, device: cl_device_id, param: cl_device_info) -> bool {
+        boolean(&self.device_ok(device, param))
+    }
+
+    /// A `char[]` device info answer.
+    pub fn device_string(&self, device: cl_device_id, param: cl_device_info) -> String {
+        string(&self.device_ok(device, param))
+    }
+
+    /// An array device info answer.
+    pub fn device_array<T: Plain>(&self, device: cl_device_id, param: cl_device_info) -> Vec<T> {
+        array(&self.device_ok(device, param))
+    }
+
+    /// `clRetainDevice`.
+    pub fn retain_device(&self, device: cl_device_id) -> cl_int {
+        let f = entry!(self.clRetainDevice);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(device) }
+    }
+
+    /// `clReleaseDevice`.
+    pub fn release_device(&self, device: cl_device_id) -> cl_int {
+        let f = entry!(self.clReleaseDevice);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(device) }
+    }
+
+    /// `clCreateSubDevices` as called, with NULL for each `None`. `properties` must end
+    /// with its terminating 0.
+    pub fn create_sub_devices_raw(
+        &self,
+        device: cl_device_id,
+        properties: Option<&[cl_device_partition_property]>,
+        num_devices: cl_uint,
+        out_devices: Option<&mut [cl_device_id]>,
+        num_devices_ret: Option<&mut cl_uint>,
+    ) -> cl_int {
+        if let Some(properties) = properties {
+            terminated(properties);
+        }
+        fits(num_devices, &out_devices);
+        let f = entry!(self.clCreateSubDevices);
+        // SAFETY: `properties` is NULL or a terminated list (checked); `out_devices` is NULL
+        // or holds at least `num_devices` entries (checked); `num_devices_ret` NULL or valid.
+        unsafe {
+            f(
+                device,
+                properties.map_or(null(), <[_]>::as_ptr),
+                num_devices,
+                out_ptr(out_devices),
+                ret_ptr(num_devices_ret),
+            )
+        }
+    }
+
+    /// Partitions `device`: the count query (`out_devices` NULL), then the creation, which
+    /// must create as many sub-devices as the count query reported.
+    pub fn create_sub_devices(
+        &self,
+        device: cl_device_id,
+        properties: &[cl_device_partition_property],
+    ) -> Result<Vec<cl_device_id>, cl_int> {
+        let mut count = 0;
+        let status =
+            self.create_sub_devices_raw(device, Some(properties), 0, None, Some(&mut count));
+        if status != CL_SUCCESS {
+            return Err(status);
+        }
+        let mut devices = vec![null_mut(); count as usize];
+        let mut created = 0;
+        let status = self.create_sub_devices_raw(
+            device,
+            Some(properties),
+            count,
+            Some(&mut devices),
+            Some(&mut created),
+        );
+        assert_eq!(
+            status, CL_SUCCESS,
+            "the count query succeeded but the partition failed"
+        );
+        assert_eq!(
+            created, count,
+            "the partition created another number of devices"
+        );
+        Ok(devices)
+    }
+
+    /// `clCreateContext` as called, with NULL for each `None`; returns the context and the
+    /// code written to `errcode_ret`. `properties` must end with its terminating 0.
+    pub fn create_context_raw(
+        &self,
+        properties: Option<&[cl_context_properties]>,
+        num_devices: cl_uint,
+        devices: Option<&[cl_device_id]>,
+        pfn_notify: ContextNotify,
+        user_data: *mut c_void,
+    ) -> (cl_context, cl_int) {
+        if let Some(properties) = properties {
+            terminated(properties);
+        }
+        if let Some(devices) = devices {
+            assert!(
+                num_devices as usize <= devices.len(),
+                "too few devices given"
+            );
+        }
+        let f = entry!(self.clCreateContext);
+        let mut status = CL_SUCCESS;
+        // SAFETY: `properties` is NULL or terminated (checked); `devices` is NULL or holds at
+        // least `num_devices` handles (checked); `pfn_notify` is NULL or a function with the
+        // prototype the spec gives; `user_data` is only handed back to `pfn_notify`.
+        let context = unsafe {
+            f(
+                properties.map_or(null(), <[_]>::as_ptr),
+                num_devices,
+                devices.map_or(null(), <[_]>::as_ptr),
+                pfn_notify,
+                user_data,
+                &mut status,
+            )
+        };
+        (context, status)
+    }
+
+    /// A context over `devices`, with no callback.
+    pub fn create_context(
+        &self,
+        properties: Option<&[cl_context_properties]>,
+        devices: &[cl_device_id],
+    ) -> Result<cl_context, cl_int> {
+        let count = cl_uint::try_from(devices.len()).expect("device count");
+        created(self.create_context_raw(properties, count, Some(devices), None, null_mut()))
+    }
+
+    /// `clCreateContextFromType`, with no callback; returns the context and the code written
+    /// to `errcode_ret`. `properties` must end with its terminating 0.
+    pub fn create_context_from_type_raw(
+        &self,
+        properties: Option<&[cl_context_properties]>,
+        device_type: cl_device_type,
+        pfn_notify: ContextNotify,
+        user_data: *mut c_void,
+    ) -> (cl_context, cl_int) {
+        if let Some(properties) = properties {
+            terminated(properties);
+        }
+        let f = entry!(self.clCreateContextFromType);
+        let mut status = CL_SUCCESS;
+        // SAFETY: `properties` is NULL or terminated (checked); `pfn_notify` is NULL or a
+        // function with the spec's prototype; `user_data` is only handed back to it.
+        let context = unsafe {
+            f(
+                properties.map_or(null(), <[_]>::as_ptr),
+                device_type,
+                pfn_notify,
+                user_data,
+                &mut status,
+            )
+        };
+        (context, status)
+    }
+
+    /// A context over the devices of `device_type`, with no callback.
+    pub fn create_context_from_type(
+        &self,
+        properties: Option<&[cl_context_properties]>,
+        device_type: cl_device_type,
+    ) -> Result<cl_context, cl_int> {
+        created(self.create_context_from_type_raw(properties, device_type, None, null_mut()))
+    }
+
+    /// `clRetainContext`.
+    pub fn retain_context(&self, context: cl_context) -> cl_int {
+        let f = entry!(self.clRetainContext);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(context) }
+    }
+
+    /// `clReleaseContext`.
+    pub fn release_context(&self, context: cl_context) -> cl_int {
+        let f = entry!(self.clReleaseContext);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(context) }
+    }
+
+    /// `clGetContextInfo` as called, with NULL for each `None`.
+    pub fn query_context_info(
+        &self,
+        context: cl_context,
+        param: cl_context_info,
+        size: usize,
+        value: Option<&mut [u8]>,
+        size_ret: Option<&mut usize>,
+    ) -> cl_int {
+        fits(size, &value);
+        let f = entry!(self.clGetContextInfo);
+        // SAFETY: `value` is NULL or holds at least `size` bytes (checked); `size_ret` is
+        // NULL or a valid `usize`.
+        unsafe {
+            f(
+                context,
+                param,
+                size,
+                out_ptr(value).cast(),
+                ret_ptr(size_ret),
+            )
+        }
+    }
+
+    /// The bytes of a context info answer, by [`info_bytes`].
+    pub fn context_info(
+        &self,
+        context: cl_context,
+        param: cl_context_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetContextInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(context, param, size, value, ret) })
+    }
+
+    /// A `cl_uint` context info answer (panics on error).
+    pub fn context_uint(&self, context: cl_context, param: cl_context_info) -> cl_uint {
+        scalar(&self.context_ok(context, param))
+    }
+
+    /// An array context info answer (panics on error).
+    pub fn context_array<T: Plain>(&self, context: cl_context, param: cl_context_info) -> Vec<T> {
+        array(&self.context_ok(context, param))
+    }
+
+    /// The bytes of a context info answer; panics on error.
+    fn context_ok(&self, context: cl_context, param: cl_context_info) -> Vec<u8> {
+        self.context_info(context, param)
+            .unwrap_or_else(|e| panic!("clGetContextInfo({param:#x}) failed: {e}"))
+    }
+
+    /// `clGetExtensionFunctionAddressForPlatform` for a Rust string.
+    pub fn extension_address_for_platform(
+        &self,
+        platform: cl_platform_id,
+        name: &CStr,
+    ) -> *mut c_void {
+        let f = entry!(self.clGetExtensionFunctionAddressForPlatform);
+        // SAFETY: `name` is NUL-terminated.
+        unsafe { f(platform, name.as_ptr()) }
+    }
+
+    /// `clGetExtensionFunctionAddress` for a Rust string.
+    pub fn extension_address(&self, name: &CStr) -> *mut c_void {
+        let f = entry!(self.clGetExtensionFunctionAddress);
+        // SAFETY: `name` is NUL-terminated.
+        unsafe { f(name.as_ptr()) }
+    }
+}
+
+/// The result of a create call: the object, or the code from `errcode_ret`, checking the two
+/// agree (an object exactly when the code is `CL_SUCCESS`).
+fn created<T>((object, status): (*mut T, cl_int)) -> Result<*mut T, cl_int> {
+    if status == CL_SUCCESS {
+        assert!(!object.is_null(), "CL_SUCCESS with a NULL object");
+        Ok(object)
+    } else {
+        assert!(object.is_null(), "error {status} with a non-NULL object");
+        Err(status)
+    }
+}
+
+/// An object clift never created: 64 zeroed bytes except the first word, which is a copy of
+/// a real handle's dispatch table pointer.
+///
+/// The ICD loader forwards a call by reading a handle's first word as its dispatch table, so
+/// a handle whose first word is not a dispatch table crashes in the loader before a driver
+/// sees it. With clift's table in the first word, the loader forwards to clift, which must
+/// then recognise that the object is not one of its own.
+#[repr(C)]
+pub struct ForeignObject {
+    words: [usize; 8],
+}
+
+impl ForeignObject {
+    /// A foreign object carrying the dispatch table of the live handle `handle`.
+    ///
+    /// # Safety
+    /// `handle` must be a live ICD object (its first word is its dispatch table pointer).
+    pub unsafe fn with_dispatch_of(handle: *mut c_void) -> ForeignObject {
+        // SAFETY: the caller's contract: an ICD object begins with its dispatch pointer.
+        let dispatch = unsafe { handle.cast::<usize>().read() };
+        let mut words = [0; 8];
+        words[0] = dispatch;
+        ForeignObject { words }
+    }
+
+    /// The object's address, as a handle of any type.
+    pub fn handle(&mut self) -> *mut c_void {
+        self.words.as_mut_ptr().cast()
+    }
+}
+
+/// Where libclift.so is: `$CLIFT_LIBRARY`, else next to the test executable's directory
+/// (`target/<profile>/deps/<test>` → `target/<profile>/libclift.so`).
+fn clift_library() -> PathBuf {
+    if let Some(path) = std::env::var_os("CLIFT_LIBRARY") {
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "CLIFT_LIBRARY={} is not a file",
+            path.display()
+        );
+        return absolute(&path);
+    }
+    let exe = std::env::current_exe().expect("the test executable's path");
+    let candidates: Vec<PathBuf> = exe
+        .ancestors()
+        .skip(1)
+        .take(2)
+        .map(|dir| dir.join("libclift.so"))
+        .collect();
+    candidates
+        .iter()
+        .find(|path| path.is_file())
+        .map(|path| absolute(path))
+        .unwrap_or_else(|| {
+            panic!(
+                "libclift.so not found (looked at {candidates:?}): run `cargo build -p \
+                 clift-icd` first (with the same profile), or set CLIFT_LIBRARY"
+            )
+        })
+}
+
+/// An absolute, symlink-free path, as an `.icd` file should name its library.
+fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Writes a vendors directory holding only `clift.icd`, naming `library`.
+fn vendors_dir(library: &Path) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clift-conformance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let icd = dir.join("clift.icd");
+    std::fs::write(&icd, format!("{}\n", library.display()))
+        .unwrap_or_else(|e| panic!("{}: {e}", icd.display()));
+    dir
+}
+
+/// The system's ICD loader, set up to see clift and nothing else; loaded once per process.
+///
+/// ocl-icd reads `OCL_ICD_VENDORS` when the first API call initialises it, so the variable
+/// is set before the loader is loaded and the loader is initialised right away; after that
+/// the vendors directory is no longer read and is removed.
+pub fn clift() -> &'static Api {
+    static API: OnceLock<Api> = OnceLock::new();
+    API.get_or_init(|| {
+        let library = clift_library();
+        let vendors = vendors_dir(&library);
+        // SAFETY: setting the environment is unsound while another thread reads it. This runs
+        // once, inside the `OnceLock` initialiser, before any OpenCL call of this process (all
+        // of which go through this `Api`); the test harness reads its own variables before it
+        // starts the tests, and the tests of this crate do not read the environment.
+        // `OPENCL_LAYERS` is removed so that no layer sits between the loader and clift.
+        unsafe {
+            std::env::set_var("OCL_ICD_VENDORS", &vendors);
+            std::env::remove_var("OPENCL_LAYERS");
+        }
+        let api = Api::load("libOpenCL.so.1").unwrap_or_else(|e| panic!("{e}"));
+        let mut count = 0;
+        let status = api.get_platform_ids(0, None, Some(&mut count));
+        let _ = std::fs::remove_dir_all(&vendors);
+        assert!(
+            status == CL_SUCCESS && count > 0,
+            "the ICD loader found no platform (status {status}) with OCL_ICD_VENDORS naming \
+             only {}: does the library export clIcdGetPlatformIDsKHR and report cl_khr_icd?",
+            library.display()
+        );
+        api
+    })
+}

@@ -1,0 +1,57 @@
+//! The `extern "C"` entry points, one file per object family.
+//!
+//! Each function validates its arguments (the spec's sentence for each error beside the
+//! check), calls the runtime, and returns the result through `boundary`.
+
+mod context;
+mod device;
+mod event;
+mod extension;
+mod image;
+mod kernel;
+mod launch;
+mod memory;
+mod platform;
+mod program;
+mod queue;
+mod sampler;
+mod sync;
+mod transfer;
+
+pub use context::*;
+pub use device::*;
+pub use event::*;
+pub use extension::*;
+pub use image::*;
+pub use kernel::*;
+pub use launch::*;
+pub use memory::*;
+pub use platform::*;
+pub use program::*;
+pub use queue::*;
+pub use sampler::*;
+pub use sync::*;
+pub use transfer::*;
+
+/// Writes up to `capacity` items to `out` (when not NULL) and the total count to `count_ret`
+/// (when not NULL): the shape of `clGetPlatformIDs`, `clGetDeviceIDs` and friends.
+///
+/// # Safety
+/// `out` must be NULL or valid for `capacity` writes; `count_ret` NULL or valid for a write.
+pub(crate) unsafe fn write_list<T: Copy>(
+    items: &[T],
+    out: *mut T,
+    capacity: khronos_headers::cl_uint,
+    count_ret: *mut khronos_headers::cl_uint,
+) {
+    if !out.is_null() {
+        for (i, item) in items.iter().take(capacity as usize).enumerate() {
+            // SAFETY: `i < capacity`, within the caller's buffer.
+            unsafe { out.add(i).write(*item) };
+        }
+    }
+    if !count_ret.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { count_ret.write(items.len() as khronos_headers::cl_uint) };
+    }
+}

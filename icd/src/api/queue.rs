@@ -1,0 +1,150 @@
+//! Command-queue entry points.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use clift_runtime::context::Context;
+use clift_runtime::device::Device;
+use clift_runtime::object::ClObject;
+use clift_runtime::queue::Queue;
+use clift_runtime::{ClResult, fail};
+use khronos_headers::*;
+
+use super::context::context;
+use crate::boundary::{call, call_ret, note_context};
+use crate::handle;
+use crate::info::{InfoValue, answer};
+
+/// The queue properties OpenCL 1.2 defines (all of which clift supports).
+const KNOWN_PROPERTIES: cl_command_queue_properties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+/// The queue behind a handle, noting its context for error reports.
+pub(crate) fn queue<'a>(handle: *mut c_void) -> ClResult<&'a Queue> {
+    let queue = handle::object::<Queue>(handle)?;
+    note_context(queue.context());
+    Ok(queue)
+}
+
+/// Like [`queue`], as a new strong reference (for enqueuing).
+pub(crate) fn shared_queue(handle: *mut c_void) -> ClResult<Arc<Queue>> {
+    let queue = handle::shared::<Queue>(handle)?;
+    note_context(queue.context());
+    Ok(queue)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clCreateCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    properties: cl_command_queue_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_command_queue {
+    call_ret(
+        "clCreateCommandQueue",
+        errcode_ret,
+        std::ptr::null_mut(),
+        || {
+            self::context(context)?;
+            let context = handle::shared::<Context>(context)?;
+            let device = handle::shared::<Device>(device)?;
+            // "CL_INVALID_DEVICE if device is not a valid device or is not associated with
+            // context."
+            if !context.has_device(&device) {
+                return fail(CL_INVALID_DEVICE);
+            }
+            // "CL_INVALID_VALUE if values specified in properties are not valid."
+            if properties & !KNOWN_PROPERTIES != 0 {
+                return fail(CL_INVALID_VALUE);
+            }
+            Ok(handle::new_handle(Queue::new(context, device, properties)?))
+        },
+    )
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
+    call("clRetainCommandQueue", || {
+        handle::retain::<Queue>(command_queue)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
+    // "clReleaseCommandQueue performs an implicit flush": commands are submitted as they are
+    // enqueued, and the queue lives on in its commands until they have finished.
+    call("clReleaseCommandQueue", || {
+        handle::release::<Queue>(command_queue)
+    })
+}
+
+fn queue_info(queue: &Queue, param: cl_command_queue_info) -> ClResult<InfoValue> {
+    Ok(match param {
+        CL_QUEUE_CONTEXT => InfoValue::scalar::<cl_context>(handle::handle_of(&**queue.context())),
+        CL_QUEUE_DEVICE => InfoValue::scalar::<cl_device_id>(handle::handle_of(&**queue.device())),
+        CL_QUEUE_REFERENCE_COUNT => InfoValue::scalar(queue.header().api_refs()),
+        CL_QUEUE_PROPERTIES => InfoValue::scalar(queue.properties()),
+        _ => return fail(CL_INVALID_VALUE),
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clGetCommandQueueInfo(
+    command_queue: cl_command_queue,
+    param_name: cl_command_queue_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    call("clGetCommandQueueInfo", || {
+        let queue = queue(command_queue)?;
+        // SAFETY: the application's buffers, as the spec describes them.
+        unsafe {
+            answer(
+                queue_info(queue, param_name),
+                param_value_size,
+                param_value,
+                param_value_size_ret,
+            )
+        }
+    })
+}
+
+/// OpenCL 1.0's way to change queue properties, still exported. Commands already enqueued
+/// finish first, so the change applies to later commands only.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clSetCommandQueueProperty(
+    command_queue: cl_command_queue,
+    properties: cl_command_queue_properties,
+    enable: cl_bool,
+    old_properties: *mut cl_command_queue_properties,
+) -> cl_int {
+    call("clSetCommandQueueProperty", || {
+        let queue = queue(command_queue)?;
+        if properties & !KNOWN_PROPERTIES != 0 {
+            return fail(CL_INVALID_VALUE);
+        }
+        queue.finish();
+        let old = queue.change_properties(properties, enable != CL_FALSE);
+        if !old_properties.is_null() {
+            // SAFETY: the application's out-parameter.
+            unsafe { old_properties.write(old) };
+        }
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clFlush(command_queue: cl_command_queue) -> cl_int {
+    // Commands are handed to the device as soon as their wait lists allow, so there is
+    // nothing left to issue.
+    call("clFlush", || queue(command_queue).map(|_| ()))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn clFinish(command_queue: cl_command_queue) -> cl_int {
+    call("clFinish", || {
+        queue(command_queue)?.finish();
+        Ok(())
+    })
+}

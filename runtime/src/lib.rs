@@ -1,0 +1,21 @@
+//! clift's runtime: the OpenCL object model and execution engine.
+//!
+//! It knows nothing of the C boundary: objects are Rust values in `Arc`s, operations return
+//! [`ClResult`]. The `icd` crate validates handles and arguments, calls in here and turns the
+//! results into C return values.
+
+pub mod config;
+pub mod context;
+pub mod device;
+pub mod error;
+pub mod event;
+pub mod memory;
+pub mod object;
+pub mod platform;
+pub mod program;
+pub mod queue;
+pub mod sampler;
+pub mod scheduler;
+pub mod topology;
+
+pub use error::{ClError, ClResult, fail};

@@ -1,0 +1,289 @@
+//! Memory objects: buffers and sub-buffers over host memory.
+//!
+//! A CPU device shares the host's memory, so a buffer's storage is simply an aligned host
+//! allocation, or the application's own pointer with `CL_MEM_USE_HOST_PTR` (zero copy).
+//! Sub-buffers share their parent's storage at an offset. Maps return pointers into the
+//! storage itself.
+
+use std::alloc::Layout;
+use std::ffi::c_void;
+use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use khronos_headers::*;
+use parking_lot::Mutex;
+
+use crate::context::Context;
+use crate::device::limits::MIN_DATA_TYPE_ALIGN_BYTES;
+use crate::error::{ClResult, fail};
+use crate::object::{ClObject, Header, ObjectKind};
+
+/// The bytes behind a buffer.
+pub struct Storage {
+    ptr: NonNull<u8>,
+    len: usize,
+    /// The layout of our own allocation; `None` for the application's memory.
+    owned: Option<Layout>,
+}
+
+// SAFETY: the storage is plain memory; OpenCL's memory model makes concurrent access to the
+// same bytes the application's responsibility (commands are ordered by events).
+unsafe impl Send for Storage {}
+// SAFETY: as above.
+unsafe impl Sync for Storage {}
+
+impl Storage {
+    /// Zeroed memory aligned to `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (the size of `long16`).
+    pub fn allocate(len: usize) -> ClResult<Storage> {
+        let layout = Layout::from_size_align(len.max(1), MIN_DATA_TYPE_ALIGN_BYTES as usize)
+            .or(fail(CL_INVALID_BUFFER_SIZE))?;
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = NonNull::new(ptr) else {
+            // "CL_MEM_OBJECT_ALLOCATION_FAILURE if there is a failure to allocate memory".
+            return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        };
+        Ok(Storage {
+            ptr,
+            len,
+            owned: Some(layout),
+        })
+    }
+
+    /// The application's memory, used in place (`CL_MEM_USE_HOST_PTR`).
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `len` bytes for as long as the buffer
+    /// exists, as the spec requires of the application.
+    pub unsafe fn borrow(ptr: NonNull<u8>, len: usize) -> Storage {
+        Storage {
+            ptr,
+            len,
+            owned: None,
+        }
+    }
+
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Some(layout) = self.owned {
+            // SAFETY: allocated in `allocate` with exactly this layout.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
+        }
+    }
+}
+
+/// `clSetMemObjectDestructorCallback`'s function and data.
+#[derive(Clone, Copy, Debug)]
+pub struct DestructorCallback {
+    pub func: unsafe extern "C" fn(cl_mem, *mut c_void),
+    pub user_data: *mut c_void,
+}
+
+// SAFETY: the application's callback must be thread-safe per the spec; `user_data` is only
+// handed back to it.
+unsafe impl Send for DestructorCallback {}
+// SAFETY: as above.
+unsafe impl Sync for DestructorCallback {}
+
+/// A live mapping: the pointer handed out and how many maps returned it.
+struct Mapping {
+    ptr: *mut u8,
+    count: u32,
+}
+
+// SAFETY: the pointer is only compared, never dereferenced through this record.
+unsafe impl Send for Mapping {}
+
+#[repr(C)]
+pub struct Mem {
+    header: Header,
+    context: Arc<Context>,
+    flags: cl_mem_flags,
+    size: usize,
+    /// Where this object's bytes start in `storage`.
+    offset: usize,
+    storage: ManuallyDrop<Arc<Storage>>,
+    parent: Option<Arc<Mem>>,
+    host_ptr: *mut c_void,
+    destructors: Mutex<Vec<DestructorCallback>>,
+    mappings: Mutex<Vec<Mapping>>,
+}
+
+// SAFETY: `host_ptr` is only reported back (`CL_MEM_HOST_PTR`); the storage is Send + Sync.
+unsafe impl Send for Mem {}
+// SAFETY: as above; mutable state is behind mutexes.
+unsafe impl Sync for Mem {}
+
+// SAFETY: `Mem` is `#[repr(C)]` with its `Header` first.
+unsafe impl ClObject for Mem {
+    const KIND: ObjectKind = ObjectKind::Mem;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+impl Mem {
+    /// A buffer over `storage` (flags and sizes already validated by the caller).
+    pub fn buffer(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        storage: Storage,
+        host_ptr: *mut c_void,
+    ) -> Arc<Mem> {
+        Arc::new(Mem {
+            header: Header::new(ObjectKind::Mem),
+            context,
+            flags,
+            size: storage.len(),
+            offset: 0,
+            storage: ManuallyDrop::new(Arc::new(storage)),
+            parent: None,
+            host_ptr,
+            destructors: Mutex::new(Vec::new()),
+            mappings: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// A sub-buffer of `parent` over `origin..origin + size` (validated by the caller).
+    pub fn sub_buffer(
+        parent: &Arc<Mem>,
+        flags: cl_mem_flags,
+        origin: usize,
+        size: usize,
+    ) -> Arc<Mem> {
+        let host_ptr = if parent.host_ptr.is_null() {
+            std::ptr::null_mut()
+        } else {
+            // "CL_MEM_HOST_PTR ... if memobj is a sub-buffer object ... host_ptr + origin".
+            parent.host_ptr.wrapping_byte_add(origin)
+        };
+        Arc::new(Mem {
+            header: Header::new(ObjectKind::Mem),
+            context: Arc::clone(&parent.context),
+            flags,
+            size,
+            offset: parent.offset + origin,
+            storage: ManuallyDrop::new(Arc::clone(&parent.storage)),
+            parent: Some(Arc::clone(parent)),
+            host_ptr,
+            destructors: Mutex::new(Vec::new()),
+            mappings: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    pub fn flags(&self) -> cl_mem_flags {
+        self.flags
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn parent(&self) -> Option<&Arc<Mem>> {
+        self.parent.as_ref()
+    }
+
+    /// The offset within the parent (`CL_MEM_OFFSET`): 0 for a buffer.
+    pub fn offset_in_parent(&self) -> usize {
+        self.parent.as_ref().map_or(0, |p| self.offset - p.offset)
+    }
+
+    pub fn host_ptr(&self) -> *mut c_void {
+        self.host_ptr
+    }
+
+    /// The address of this object's first byte.
+    pub fn base(&self) -> *mut u8 {
+        self.storage.as_ptr().wrapping_add(self.offset)
+    }
+
+    /// Whether `offset..offset + len` lies inside the object.
+    pub fn contains(&self, offset: usize, len: usize) -> bool {
+        offset.checked_add(len).is_some_and(|end| end <= self.size)
+    }
+
+    /// Whether two objects are views of the same allocation (a buffer and its sub-buffers).
+    pub fn shares_storage(&self, other: &Mem) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    /// Whether two objects' bytes overlap (same storage, intersecting ranges).
+    pub fn overlaps(&self, a_offset: usize, other: &Mem, b_offset: usize, len: usize) -> bool {
+        if !self.shares_storage(other) {
+            return false;
+        }
+        let a = self.offset + a_offset;
+        let b = other.offset + b_offset;
+        a < b + len && b < a + len
+    }
+
+    /// `CL_MEM_MAP_COUNT`.
+    pub fn map_count(&self) -> u32 {
+        self.mappings.lock().iter().map(|m| m.count).sum()
+    }
+
+    /// Records a map of `ptr` (a pointer into this object).
+    pub fn add_mapping(&self, ptr: *mut u8) {
+        let mut maps = self.mappings.lock();
+        match maps.iter_mut().find(|m| m.ptr == ptr) {
+            Some(m) => m.count += 1,
+            None => maps.push(Mapping { ptr, count: 1 }),
+        }
+    }
+
+    /// Ends one map of `ptr`: "CL_INVALID_VALUE if mapped_ptr is not a valid pointer
+    /// returned by clEnqueueMapBuffer or clEnqueueMapImage for memobj".
+    pub fn remove_mapping(&self, ptr: *mut u8) -> ClResult<()> {
+        let mut maps = self.mappings.lock();
+        let Some(i) = maps.iter().position(|m| m.ptr == ptr) else {
+            return fail(CL_INVALID_VALUE);
+        };
+        maps[i].count -= 1;
+        if maps[i].count == 0 {
+            maps.swap_remove(i);
+        }
+        Ok(())
+    }
+
+    /// Whether `ptr` is a live mapping of this object.
+    pub fn is_mapped(&self, ptr: *mut u8) -> bool {
+        self.mappings.lock().iter().any(|m| m.ptr == ptr)
+    }
+
+    /// `clSetMemObjectDestructorCallback`.
+    pub fn add_destructor(&self, callback: DestructorCallback) {
+        self.destructors.lock().push(callback);
+    }
+}
+
+impl Drop for Mem {
+    fn drop(&mut self) {
+        // "The registered user callback functions are called in the reverse order in which
+        // they were registered ... after the memory object's resources are released."
+        // SAFETY: the storage reference is dropped once, here, and never used again.
+        unsafe { ManuallyDrop::drop(&mut self.storage) };
+        let handle = crate::object::handle_of(self);
+        for cb in self.destructors.get_mut().drain(..).rev() {
+            // SAFETY: the application's callback with the arguments the spec defines.
+            unsafe { (cb.func)(handle, cb.user_data) };
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! Programs: source text, the devices it is for, and what each build did (section 5.6).
+//!
+//! The OpenCL C compiler has not landed yet: the device reports
+//! `CL_DEVICE_COMPILER_AVAILABLE` = `CL_DEVICE_LINKER_AVAILABLE` = `CL_FALSE`, so a build or a
+//! compile ends with `CL_COMPILER_NOT_AVAILABLE` and a link with `CL_LINKER_NOT_AVAILABLE`,
+//! after the options were checked, as the spec describes for such a device. Programs are still
+//! real objects: the application can create them, query their source and devices, and read
+//! back what the last build recorded. What cannot exist yet is an executable; [`Executable`]
+//! has no values, so the code that needs one (kernels, `CL_PROGRAM_KERNEL_NAMES`) is proven
+//! unreachable by the type checker instead of answering with made-up data.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use khronos_headers::*;
+use parking_lot::Mutex;
+
+use crate::context::Context;
+use crate::device::Device;
+use crate::error::{ClResult, fail};
+use crate::object::{ClObject, Header, ObjectKind};
+
+/// The build log of a build or compile that could not run.
+pub const NO_COMPILER_LOG: &str = "clift: the OpenCL C compiler is not available yet";
+
+/// A successfully built program executable for a device.
+///
+/// No build can succeed and no binary can be loaded before the compiler lands, so the type has
+/// no values: [`Program::executable`] always answers `CL_INVALID_PROGRAM_EXECUTABLE`, and a
+/// caller that goes on to use the executable writes `match program.executable()? {}`, which
+/// the type checker accepts only because that point cannot be reached.
+#[derive(Debug)]
+pub enum Executable {}
+
+/// What the last `clBuildProgram`, `clCompileProgram` or `clLinkProgram` did for one device
+/// (`clGetProgramBuildInfo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildRecord {
+    /// `CL_PROGRAM_BUILD_STATUS`.
+    pub status: cl_build_status,
+    /// `CL_PROGRAM_BUILD_OPTIONS`: the options string as the application passed it (bytes,
+    /// since the spec does not say it is UTF-8).
+    pub options: Vec<u8>,
+    /// `CL_PROGRAM_BUILD_LOG`.
+    pub log: String,
+}
+
+impl Default for BuildRecord {
+    /// "CL_BUILD_NONE if no build, compile or link has been performed"; options and log are
+    /// then empty strings.
+    fn default() -> Self {
+        BuildRecord {
+            status: CL_BUILD_NONE,
+            options: Vec::new(),
+            log: String::new(),
+        }
+    }
+}
+
+/// A program object.
+#[repr(C)]
+pub struct Program {
+    header: Header,
+    context: Arc<Context>,
+    devices: Vec<Arc<Device>>,
+    /// The strings of `clCreateProgramWithSource`, concatenated. Kept as bytes: the spec does
+    /// not restrict the source to UTF-8 and `CL_PROGRAM_SOURCE` returns it as given.
+    source: Vec<u8>,
+    /// One record per entry of `devices`, in the same order.
+    builds: Mutex<Vec<BuildRecord>>,
+}
+
+// SAFETY: `Program` is `#[repr(C)]` with its `Header` first.
+unsafe impl ClObject for Program {
+    const KIND: ObjectKind = ObjectKind::Program;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+impl Program {
+    /// `clCreateProgramWithSource`: "The devices associated with the program object are the
+    /// devices associated with context."
+    pub fn with_source(context: Arc<Context>, source: Vec<u8>) -> Arc<Program> {
+        let devices = context.devices().to_vec();
+        let builds = Mutex::new(vec![BuildRecord::default(); devices.len()]);
+        Arc::new(Program {
+            header: Header::new(ObjectKind::Program),
+            context,
+            devices,
+            source,
+            builds,
+        })
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    /// The devices associated with the program (`CL_PROGRAM_DEVICES`).
+    pub fn devices(&self) -> &[Arc<Device>] {
+        &self.devices
+    }
+
+    /// The source text, without a terminating NUL.
+    ///
+    /// Every program clift can create comes from `clCreateProgramWithSource`: binaries do
+    /// not load (there is no clift binary format yet), there are no built-in kernels, and a
+    /// link cannot run, so every program has its source.
+    pub fn source(&self) -> &[u8] {
+        &self.source
+    }
+
+    /// The position of `device` in [`Program::devices`], if it is associated with the program.
+    pub fn device_index(&self, device: &Device) -> Option<usize> {
+        self.devices
+            .iter()
+            .position(|d| std::ptr::eq(Arc::as_ptr(d), device))
+    }
+
+    /// What the last build, compile or link did for the device at `index`.
+    pub fn build_record(&self, index: usize) -> BuildRecord {
+        self.builds.lock()[index].clone()
+    }
+
+    /// The executable of a successful build, which kernels and the kernel queries need:
+    /// "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
+    /// program". None can exist yet (see [`Executable`]).
+    pub fn executable(&self) -> ClResult<Executable> {
+        fail(CL_INVALID_PROGRAM_EXECUTABLE)
+    }
+
+    /// `clBuildProgram` for the devices at `devices` (indices into [`Program::devices`]),
+    /// once the entry point has checked its arguments and `options` (see [`CompileOptions`]).
+    ///
+    /// "CL_COMPILER_NOT_AVAILABLE if program is created with clCreateProgramWithSource and a
+    /// compiler is not available". The attempt is recorded: the last build "generated an
+    /// error", so the status is `CL_BUILD_ERROR`, with the options and a log saying why.
+    pub fn build(&self, devices: &[usize], options: &[u8]) -> ClResult<()> {
+        self.record_no_compiler(devices, options);
+        fail(CL_COMPILER_NOT_AVAILABLE)
+    }
+
+    /// `clCompileProgram`, as [`Program::build`]: "CL_COMPILER_NOT_AVAILABLE if a compiler is
+    /// not available".
+    pub fn compile(&self, devices: &[usize], options: &[u8]) -> ClResult<()> {
+        self.record_no_compiler(devices, options);
+        fail(CL_COMPILER_NOT_AVAILABLE)
+    }
+
+    fn record_no_compiler(&self, devices: &[usize], options: &[u8]) {
+        let mut builds = self.builds.lock();
+        for &index in devices {
+            builds[index] = BuildRecord {
+                status: CL_BUILD_ERROR,
+                options: options.to_vec(),
+                log: NO_COMPILER_LOG.to_string(),
+            };
+        }
+    }
+
+    /// Whether the program holds a compiled object or a library for `device`, the inputs
+    /// `clLinkProgram` links. Neither can exist yet: compiles do not run and binaries do not
+    /// load.
+    pub fn has_object_for(&self, _device: &Device) -> bool {
+        false
+    }
+}
+
+/// `clLinkProgram` for `devices` (already checked to be in the context) from `inputs`, once
+/// the entry point has checked its arguments and `options` (see [`LinkOptions`]).
+pub fn link(devices: &[Arc<Device>], inputs: &[Arc<Program>]) -> ClResult<Arc<Program>> {
+    // "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or
+    // libraries as described in input_programs argument above are not followed": for each
+    // device, either all input programs have an object or library for it, or none has.
+    for device in devices {
+        let with_object = inputs.iter().filter(|p| p.has_object_for(device)).count();
+        if with_object != 0 && with_object != inputs.len() {
+            return fail(CL_INVALID_OPERATION);
+        }
+    }
+    // "CL_LINKER_NOT_AVAILABLE if a linker is not available i.e. CL_DEVICE_LINKER_AVAILABLE
+    // specified in table 4.3 is set to CL_FALSE."
+    fail(CL_LINKER_NOT_AVAILABLE)
+}
+
+/// An option string the spec's lists do not allow: "CL_INVALID_BUILD_OPTIONS if the build
+/// options specified by options are invalid" (`_COMPILER_` / `_LINKER_OPTIONS` for compile
+/// and link). It names the offending option, for the caller's diagnostics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidOption(pub String);
+
+/// `-cl-std=`: "Determine the OpenCL C language version to use. A value for this option must
+/// be provided. Valid values are CL1.1 and CL1.2."
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClStd {
+    Cl11,
+    Cl12,
+}
+
+/// The math options both compiling and linking accept (sections 5.6.4.2, 5.6.4.3, 5.6.5.2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MathOptions {
+    pub denorms_are_zero: bool,
+    pub no_signed_zeros: bool,
+    pub unsafe_math_optimizations: bool,
+    pub finite_math_only: bool,
+    pub fast_relaxed_math: bool,
+}
+
+impl MathOptions {
+    /// Sets the flag `option` names; false if it is not one of these options.
+    fn set(&mut self, option: &[u8]) -> bool {
+        let flag = match option {
+            b"-cl-denorms-are-zero" => &mut self.denorms_are_zero,
+            // The 1.2 spec's list of link options spells it "-cl-no-signed-zeroes"; its
+            // compiler options, and every compiler, "-cl-no-signed-zeros". Both are accepted.
+            b"-cl-no-signed-zeros" | b"-cl-no-signed-zeroes" => &mut self.no_signed_zeros,
+            b"-cl-unsafe-math-optimizations" => &mut self.unsafe_math_optimizations,
+            b"-cl-finite-math-only" => &mut self.finite_math_only,
+            b"-cl-fast-relaxed-math" => &mut self.fast_relaxed_math,
+            _ => return false,
+        };
+        *flag = true;
+        true
+    }
+}
+
+/// The options of `clBuildProgram` and `clCompileProgram` (section 5.6.4), parsed.
+///
+/// Only the spec's options are accepted; clift has no vendor options yet.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// `-D name` (`None`: defined as 1) and `-D name=definition`, in the order given, which
+    /// is the order they are processed in.
+    pub defines: Vec<(String, Option<Vec<u8>>)>,
+    /// `-I dir`, in order.
+    pub include_dirs: Vec<PathBuf>,
+    pub single_precision_constant: bool,
+    pub fp32_correctly_rounded_divide_sqrt: bool,
+    pub opt_disable: bool,
+    pub mad_enable: bool,
+    pub math: MathOptions,
+    /// `-w`.
+    pub no_warnings: bool,
+    /// `-Werror`.
+    pub warnings_are_errors: bool,
+    pub cl_std: Option<ClStd>,
+    pub kernel_arg_info: bool,
+}
+
+impl CompileOptions {
+    /// Parses an options string (NULL is passed as the empty string).
+    pub fn parse(options: &[u8]) -> Result<CompileOptions, InvalidOption> {
+        let mut parsed = CompileOptions::default();
+        let mut tokens = tokens(options)?.into_iter();
+        while let Some(token) = tokens.next() {
+            if let Some(rest) = token.strip_prefix(b"-D") {
+                let definition = joined_or_next(rest, &mut tokens, &token)?;
+                parsed.defines.push(macro_definition(&definition)?);
+            } else if let Some(rest) = token.strip_prefix(b"-I") {
+                let dir = joined_or_next(rest, &mut tokens, &token)?;
+                parsed
+                    .include_dirs
+                    .push(PathBuf::from(OsStr::from_bytes(&dir)));
+            } else if let Some(version) = token.strip_prefix(b"-cl-std=") {
+                parsed.cl_std = Some(match version {
+                    b"CL1.1" => ClStd::Cl11,
+                    b"CL1.2" => ClStd::Cl12,
+                    _ => return Err(invalid(&token)),
+                });
+            } else if !parsed.math.set(&token) {
+                let flag = match token.as_slice() {
+                    b"-cl-single-precision-constant" => &mut parsed.single_precision_constant,
+                    b"-cl-fp32-correctly-rounded-divide-sqrt" => {
+                        &mut parsed.fp32_correctly_rounded_divide_sqrt
+                    }
+                    b"-cl-opt-disable" => &mut parsed.opt_disable,
+                    b"-cl-mad-enable" => &mut parsed.mad_enable,
+                    b"-w" => &mut parsed.no_warnings,
+                    b"-Werror" => &mut parsed.warnings_are_errors,
+                    b"-cl-kernel-arg-info" => &mut parsed.kernel_arg_info,
+                    _ => return Err(invalid(&token)),
+                };
+                *flag = true;
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+/// The options of `clLinkProgram` (section 5.6.5), parsed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkOptions {
+    pub create_library: bool,
+    pub enable_link_options: bool,
+    pub math: MathOptions,
+}
+
+impl LinkOptions {
+    /// Parses an options string (NULL is passed as the empty string).
+    pub fn parse(options: &[u8]) -> Result<LinkOptions, InvalidOption> {
+        let mut parsed = LinkOptions::default();
+        for token in tokens(options)? {
+            match token.as_slice() {
+                b"-create-library" => parsed.create_library = true,
+                b"-enable-link-options" => parsed.enable_link_options = true,
+                _ if parsed.math.set(&token) => {}
+                _ => return Err(invalid(&token)),
+            }
+        }
+        // "-enable-link-options ... This option must be specified with the -create-library
+        // option."
+        if parsed.enable_link_options && !parsed.create_library {
+            return Err(InvalidOption("-enable-link-options".to_string()));
+        }
+        Ok(parsed)
+    }
+}
+
+fn invalid(token: &[u8]) -> InvalidOption {
+    InvalidOption(String::from_utf8_lossy(token).into_owned())
+}
+
+/// Splits an options string at white space. A double-quoted stretch keeps its white space
+/// (the quotes are removed), so that `-I "a dir"` and `-D "X=a b"` can be written; an
+/// unterminated quote is invalid.
+fn tokens(options: &[u8]) -> Result<Vec<Vec<u8>>, InvalidOption> {
+    let mut tokens = Vec::new();
+    let mut current: Option<Vec<u8>> = None;
+    let mut quoted = false;
+    for &byte in options {
+        match byte {
+            b'"' => {
+                quoted = !quoted;
+                current.get_or_insert_with(Vec::new);
+            }
+            b if b.is_ascii_whitespace() && !quoted => tokens.extend(current.take()),
+            b => current.get_or_insert_with(Vec::new).push(b),
+        }
+    }
+    if quoted {
+        return Err(InvalidOption(String::from_utf8_lossy(options).into_owned()));
+    }
+    tokens.extend(current);
+    Ok(tokens)
+}
+
+/// The argument of `-D` / `-I`: the rest of the token (`-Dname`) or the next one (`-D name`).
+fn joined_or_next(
+    rest: &[u8],
+    tokens: &mut impl Iterator<Item = Vec<u8>>,
+    option: &[u8],
+) -> Result<Vec<u8>, InvalidOption> {
+    let argument = if rest.is_empty() {
+        tokens.next().ok_or_else(|| invalid(option))?
+    } else {
+        rest.to_vec()
+    };
+    if argument.is_empty() {
+        return Err(invalid(option));
+    }
+    Ok(argument)
+}
+
+/// `name` or `name=definition`; the name must be an identifier.
+fn macro_definition(text: &[u8]) -> Result<(String, Option<Vec<u8>>), InvalidOption> {
+    let (name, definition) = match text.iter().position(|&b| b == b'=') {
+        Some(at) => (&text[..at], Some(text[at + 1..].to_vec())),
+        None => (text, None),
+    };
+    let identifier = matches!(name.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
+        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    if !identifier {
+        return Err(invalid(text));
+    }
+    // An identifier is ASCII, so this cannot lose anything.
+    Ok((String::from_utf8_lossy(name).into_owned(), definition))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compile_options_of_the_spec_parse() {
+        let parsed = CompileOptions::parse(
+            b"-D A -DB=2 -D \"C=x y\" -I /inc -I\"/a dir\" -cl-std=CL1.2 -cl-mad-enable \
+              -cl-fast-relaxed-math -w -Werror -cl-kernel-arg-info -cl-opt-disable",
+        )
+        .unwrap();
+        assert_eq!(
+            parsed.defines,
+            vec![
+                ("A".to_string(), None),
+                ("B".to_string(), Some(b"2".to_vec())),
+                ("C".to_string(), Some(b"x y".to_vec())),
+            ]
+        );
+        assert_eq!(
+            parsed.include_dirs,
+            vec![PathBuf::from("/inc"), PathBuf::from("/a dir")]
+        );
+        assert_eq!(parsed.cl_std, Some(ClStd::Cl12));
+        assert!(parsed.mad_enable && parsed.math.fast_relaxed_math && parsed.no_warnings);
+        assert!(parsed.warnings_are_errors && parsed.kernel_arg_info && parsed.opt_disable);
+        assert_eq!(
+            CompileOptions::parse(b"").unwrap(),
+            CompileOptions::default()
+        );
+        assert_eq!(
+            CompileOptions::parse(b"  \t ").unwrap(),
+            CompileOptions::default()
+        );
+    }
+
+    #[test]
+    fn invalid_compile_options_are_rejected() {
+        for bad in [
+            &b"-D"[..],
+            b"-D 1X",
+            b"-D =1",
+            b"-I",
+            b"-cl-std=CL2.0",
+            b"-cl-std",
+            b"-O3",
+            b"foo",
+            b"-create-library",
+            b"-D \"X=1",
+        ] {
+            assert!(CompileOptions::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn link_options() {
+        let parsed =
+            LinkOptions::parse(b"-create-library -enable-link-options -cl-no-signed-zeroes")
+                .unwrap();
+        assert!(parsed.create_library && parsed.enable_link_options);
+        assert!(parsed.math.no_signed_zeros);
+        assert!(LinkOptions::parse(b"-enable-link-options").is_err());
+        assert!(LinkOptions::parse(b"-cl-mad-enable").is_err());
+        assert!(LinkOptions::parse(b"-D X").is_err());
+    }
+
+    #[test]
+    fn build_records_start_empty_and_record_the_missing_compiler() {
+        let devices = crate::platform::Platform::get().devices().to_vec();
+        let context = Context::new(devices, Default::default(), None);
+        let program = Program::with_source(context, b"kernel void k() {}".to_vec());
+        assert_eq!(program.devices().len(), 1);
+        assert_eq!(program.device_index(&program.devices()[0]), Some(0));
+        assert_eq!(program.source(), b"kernel void k() {}");
+        assert_eq!(program.build_record(0), BuildRecord::default());
+        assert_eq!(
+            program.build(&[0], b"-w").unwrap_err().code(),
+            CL_COMPILER_NOT_AVAILABLE
+        );
+        let record = program.build_record(0);
+        assert_eq!(record.status, CL_BUILD_ERROR);
+        assert_eq!(record.options, b"-w");
+        assert_eq!(record.log, NO_COMPILER_LOG);
+        assert_eq!(
+            program.executable().unwrap_err().code(),
+            CL_INVALID_PROGRAM_EXECUTABLE
+        );
+        let devices = program.devices().to_vec();
+        assert_eq!(
+            link(&devices, &[program]).err().map(|e| e.code()),
+            Some(CL_LINKER_NOT_AVAILABLE)
+        );
+    }
+}

@@ -1,0 +1,246 @@
+//! Command queues: ordering commands and handing them to the device's workers.
+//!
+//! Enqueuing creates the command's event and computes what it waits for: its wait list, plus
+//! the previous command on an in-order queue, plus the last barrier on an out-of-order one.
+//! When the last of those finishes, the command is submitted to the device's pool; if any of
+//! them failed, the command does not run and completes with
+//! `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`, which propagates to what waits on it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use khronos_headers::*;
+use parking_lot::Mutex;
+
+use crate::context::Context;
+use crate::device::Device;
+use crate::error::ClResult;
+use crate::event::Event;
+use crate::object::{ClObject, Header, ObjectKind, handle_of};
+
+/// What a command does when it runs.
+pub type Work = Box<dyn FnOnce() -> ClResult<()> + Send>;
+
+/// How a command relates to the others of its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueOrder {
+    /// An ordinary command.
+    Command,
+    /// Waits for every command enqueued before it (a marker or barrier without a wait list).
+    AfterAll,
+    /// Like `AfterAll`, and every later command waits for it (`clEnqueueBarrier*`).
+    Barrier,
+}
+
+struct QueueState {
+    /// The last command of an in-order queue.
+    last: Option<Arc<Event>>,
+    /// The last barrier of an out-of-order queue.
+    barrier: Option<Arc<Event>>,
+    /// Commands not known to be finished (for `clFinish` and barriers).
+    unfinished: Vec<Arc<Event>>,
+}
+
+#[repr(C)]
+pub struct Queue {
+    header: Header,
+    context: Arc<Context>,
+    device: Arc<Device>,
+    properties: AtomicU64,
+    state: Mutex<QueueState>,
+}
+
+// SAFETY: `Queue` is `#[repr(C)]` with its `Header` first.
+unsafe impl ClObject for Queue {
+    const KIND: ObjectKind = ObjectKind::CommandQueue;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+impl Queue {
+    /// A queue on `device` of `context` (both validated by the caller).
+    pub fn new(
+        context: Arc<Context>,
+        device: Arc<Device>,
+        properties: cl_command_queue_properties,
+    ) -> ClResult<Arc<Queue>> {
+        // Start the device's workers now, so the first command does not pay for it.
+        device.executor()?;
+        Ok(Arc::new(Queue {
+            header: Header::new(ObjectKind::CommandQueue),
+            context,
+            device,
+            properties: AtomicU64::new(properties),
+            state: Mutex::new(QueueState {
+                last: None,
+                barrier: None,
+                unfinished: Vec::new(),
+            }),
+        }))
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    pub fn properties(&self) -> cl_command_queue_properties {
+        self.properties.load(Ordering::Acquire)
+    }
+
+    /// `clSetCommandQueueProperty` (1.0): sets or clears `bits`, returning the old value.
+    pub fn change_properties(&self, bits: cl_command_queue_properties, enable: bool) -> u64 {
+        if enable {
+            self.properties.fetch_or(bits, Ordering::AcqRel)
+        } else {
+            self.properties.fetch_and(!bits, Ordering::AcqRel)
+        }
+    }
+
+    pub fn is_out_of_order(&self) -> bool {
+        self.properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0
+    }
+
+    pub fn profiling(&self) -> bool {
+        self.properties() & CL_QUEUE_PROFILING_ENABLE != 0
+    }
+
+    /// Enqueues a command that runs `work` once `wait_list` (validated by the caller) and
+    /// the queue's ordering allow; returns its event.
+    ///
+    /// A `blocking` command whose dependencies have all finished runs at once on the calling
+    /// thread, which is about to wait for it anyway.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        wait_list: Vec<Arc<Event>>,
+        ordering: QueueOrder,
+        blocking: bool,
+        work: Work,
+    ) -> Arc<Event> {
+        let event = Event::for_command(
+            Arc::clone(&self.context),
+            handle_of(&**self),
+            command_type,
+            self.profiling(),
+        );
+        let mut deps = wait_list;
+        {
+            let mut state = self.state.lock();
+            state.unfinished.retain(|e| !e.is_finished());
+            if ordering != QueueOrder::Command {
+                deps.extend(state.unfinished.iter().cloned());
+            }
+            if self.is_out_of_order() {
+                deps.extend(state.barrier.iter().cloned());
+                if ordering == QueueOrder::Barrier {
+                    state.barrier = Some(Arc::clone(&event));
+                }
+            } else {
+                deps.extend(state.last.replace(Arc::clone(&event)));
+            }
+            state.unfinished.push(Arc::clone(&event));
+        }
+        submit_when_ready(Arc::clone(self), Arc::clone(&event), deps, blocking, work);
+        event
+    }
+
+    /// `clFinish`: blocks until every command enqueued so far has finished.
+    pub fn finish(&self) {
+        let pending: Vec<Arc<Event>> = self.state.lock().unfinished.clone();
+        for event in pending {
+            event.wait();
+        }
+        self.state.lock().unfinished.retain(|e| !e.is_finished());
+    }
+}
+
+/// A command waiting for its dependencies. It holds its queue: "After the command_queue
+/// reference count becomes zero and all commands queued to command_queue have finished, the
+/// command-queue is deleted."
+struct Pending {
+    queue: Arc<Queue>,
+    event: Arc<Event>,
+    work: Mutex<Option<Work>>,
+    remaining: AtomicUsize,
+    failed: AtomicBool,
+    blocking: bool,
+}
+
+fn submit_when_ready(
+    queue: Arc<Queue>,
+    event: Arc<Event>,
+    deps: Vec<Arc<Event>>,
+    blocking: bool,
+    work: Work,
+) {
+    let pending = Arc::new(Pending {
+        queue,
+        event,
+        work: Mutex::new(Some(work)),
+        // One extra count, released below, so the command cannot start while the
+        // dependencies are still being registered.
+        remaining: AtomicUsize::new(deps.len() + 1),
+        failed: AtomicBool::new(false),
+        blocking,
+    });
+    for dep in deps {
+        let pending = Arc::clone(&pending);
+        dep.on_finish(Box::new(move |status| {
+            pending.dependency_finished(status, false)
+        }));
+    }
+    pending.dependency_finished(CL_COMPLETE, true);
+}
+
+impl Pending {
+    /// One dependency has finished (`on_enqueuing_thread`: the final count released by
+    /// `submit_when_ready` itself); the last one submits the command.
+    fn dependency_finished(self: Arc<Self>, status: cl_int, on_enqueuing_thread: bool) {
+        if status < 0 {
+            self.failed.store(true, Ordering::Release);
+        }
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        if self.failed.load(Ordering::Acquire) {
+            self.event
+                .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            return;
+        }
+        self.event.set_status(CL_SUBMITTED);
+        if self.blocking && on_enqueuing_thread {
+            return self.run();
+        }
+        let helper = Arc::clone(&self);
+        self.event.set_runner(Box::new(move || helper.run()));
+        let worker = Arc::clone(&self);
+        match self.queue.device.executor() {
+            Ok(executor) => executor.spawn(move || worker.run()),
+            Err(e) => {
+                drop(self.event.take_runner());
+                self.event.set_status(e.code());
+            }
+        }
+    }
+
+    /// Runs the command, once: a worker and a waiting thread may both try.
+    fn run(&self) {
+        // Whoever runs it withdraws the offer to waiters (which also ends the reference
+        // cycle event → runner → pending → event).
+        drop(self.event.take_runner());
+        let Some(work) = self.work.lock().take() else {
+            return;
+        };
+        self.event.set_status(CL_RUNNING);
+        let status = match work() {
+            Ok(()) => CL_COMPLETE,
+            Err(e) => e.code(),
+        };
+        self.event.set_status(status);
+    }
+}

@@ -6,4 +6,5 @@
 //! frontend (preprocessor, parser, semantic analysis) and the lowering to Cranelift IR come
 //! with their issues. The crate knows nothing of the runtime or the C API.
 
+pub mod frontend;
 pub mod jit;

@@ -953,3 +953,984 @@ pub fn clift() -> &'static Api {
         api
     })
 }
+
+// Queues, memory objects, events and commands.
+//
+// The wrappers below follow the conventions above: handles are opaque values, every other
+// pointer is built from Rust references and slices. Calls whose pointers the implementation
+// keeps past the call (a `CL_MEM_USE_HOST_PTR` host pointer, the destination of a
+// non-blocking read, a callback's `user_data`) are `unsafe fn`s that state the contract.
+
+/// The wait list of an enqueue call as the C API takes it: a count and a pointer, which may
+/// disagree (the tests of `CL_INVALID_EVENT_WAIT_LIST` pass such lists).
+#[derive(Clone, Copy, Debug)]
+pub struct Waits<'a> {
+    count: cl_uint,
+    list: Option<&'a [cl_event]>,
+}
+
+impl<'a> Waits<'a> {
+    /// No wait list: NULL and 0.
+    pub const NONE: Waits<'static> = Waits {
+        count: 0,
+        list: None,
+    };
+
+    /// Every event of `list`.
+    pub fn on(list: &'a [cl_event]) -> Waits<'a> {
+        Waits {
+            count: cl_uint::try_from(list.len()).expect("wait list length"),
+            list: Some(list),
+        }
+    }
+
+    /// `count` and `list` as given; a count larger than a given list panics (the call would
+    /// read past it).
+    pub fn raw(count: cl_uint, list: Option<&'a [cl_event]>) -> Waits<'a> {
+        if let Some(list) = list {
+            assert!(
+                count as usize <= list.len(),
+                "the count exceeds the wait list"
+            );
+        }
+        Waits { count, list }
+    }
+
+    fn count(&self) -> cl_uint {
+        self.count
+    }
+
+    fn ptr(&self) -> *const cl_event {
+        self.list.map_or(null(), <[cl_event]>::as_ptr)
+    }
+}
+
+/// The pointer of an optional `size_t[3]` argument: NULL for `None`.
+fn triple_ptr(value: Option<&[usize; 3]>) -> *const usize {
+    value.map_or(null(), |v| v.as_ptr())
+}
+
+/// `pfn_notify` of `clSetMemObjectDestructorCallback`.
+pub type MemDestructorNotify = Option<unsafe extern "C" fn(cl_mem, *mut c_void)>;
+
+/// `pfn_notify` of `clSetEventCallback`.
+pub type EventNotify = Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>;
+
+/// `user_func` of `clEnqueueNativeKernel`.
+pub type NativeKernel = Option<unsafe extern "C" fn(*mut c_void)>;
+
+#[expect(
+    clippy::not_unsafe_ptr_arg_deref,
+    reason = "handles are opaque values the implementation validates (see the crate docs)"
+)]
+impl Api {
+    /// `clCreateCommandQueue`; the queue or the code written to `errcode_ret`.
+    pub fn create_command_queue(
+        &self,
+        context: cl_context,
+        device: cl_device_id,
+        properties: cl_command_queue_properties,
+    ) -> Result<cl_command_queue, cl_int> {
+        let f = entry!(self.clCreateCommandQueue);
+        let mut status = CL_SUCCESS;
+        // SAFETY: handles follow the crate's contract; `status` is a valid errcode_ret.
+        let queue = unsafe { f(context, device, properties, &mut status) };
+        created((queue, status))
+    }
+
+    /// `clRetainCommandQueue`.
+    pub fn retain_command_queue(&self, queue: cl_command_queue) -> cl_int {
+        let f = entry!(self.clRetainCommandQueue);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(queue) }
+    }
+
+    /// `clReleaseCommandQueue`.
+    pub fn release_command_queue(&self, queue: cl_command_queue) -> cl_int {
+        let f = entry!(self.clReleaseCommandQueue);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(queue) }
+    }
+
+    /// `clGetCommandQueueInfo` as called, with NULL for each `None`.
+    pub fn query_command_queue_info(
+        &self,
+        queue: cl_command_queue,
+        param: cl_command_queue_info,
+        size: usize,
+        value: Option<&mut [u8]>,
+        size_ret: Option<&mut usize>,
+    ) -> cl_int {
+        fits(size, &value);
+        let f = entry!(self.clGetCommandQueueInfo);
+        // SAFETY: `value` is NULL or holds at least `size` bytes (checked); `size_ret` is
+        // NULL or a valid `usize`.
+        unsafe { f(queue, param, size, out_ptr(value).cast(), ret_ptr(size_ret)) }
+    }
+
+    /// The bytes of a command-queue info answer, by [`info_bytes`].
+    pub fn command_queue_info(
+        &self,
+        queue: cl_command_queue,
+        param: cl_command_queue_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetCommandQueueInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(queue, param, size, value, ret) })
+    }
+
+    /// A scalar command-queue info answer (panics on error).
+    pub fn command_queue_scalar<T: Plain>(
+        &self,
+        queue: cl_command_queue,
+        param: cl_command_queue_info,
+    ) -> T {
+        scalar(
+            &self
+                .command_queue_info(queue, param)
+                .unwrap_or_else(|e| panic!("clGetCommandQueueInfo({param:#x}) failed: {e}")),
+        )
+    }
+
+    /// `clSetCommandQueueProperty` (OpenCL 1.0), with NULL for `None`.
+    pub fn set_command_queue_property(
+        &self,
+        queue: cl_command_queue,
+        properties: cl_command_queue_properties,
+        enable: bool,
+        old_properties: Option<&mut cl_command_queue_properties>,
+    ) -> cl_int {
+        let f = entry!(self.clSetCommandQueueProperty);
+        let enable = if enable { CL_TRUE } else { CL_FALSE };
+        // SAFETY: `old_properties` is NULL or a valid out-parameter.
+        unsafe { f(queue, properties, enable, ret_ptr(old_properties)) }
+    }
+
+    /// `clFlush`.
+    pub fn flush(&self, queue: cl_command_queue) -> cl_int {
+        let f = entry!(self.clFlush);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(queue) }
+    }
+
+    /// `clFinish`.
+    pub fn finish(&self, queue: cl_command_queue) -> cl_int {
+        let f = entry!(self.clFinish);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(queue) }
+    }
+
+    /// `clCreateBuffer` as called; the buffer and the code written to `errcode_ret`.
+    ///
+    /// # Safety
+    /// `host_ptr` must be NULL or valid for `size` bytes of reads; with
+    /// `CL_MEM_USE_HOST_PTR` it must stay valid for reads and writes until the buffer's
+    /// destructor callbacks have run (the spec's contract for that flag).
+    pub unsafe fn create_buffer_raw(
+        &self,
+        context: cl_context,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+    ) -> (cl_mem, cl_int) {
+        let f = entry!(self.clCreateBuffer);
+        let mut status = CL_SUCCESS;
+        // SAFETY: the caller's contract for `host_ptr`; `status` is a valid errcode_ret.
+        let buffer = unsafe { f(context, flags, size, host_ptr, &mut status) };
+        (buffer, status)
+    }
+
+    /// A buffer without a host pointer.
+    pub fn create_buffer(
+        &self,
+        context: cl_context,
+        flags: cl_mem_flags,
+        size: usize,
+    ) -> Result<cl_mem, cl_int> {
+        // SAFETY: no host pointer.
+        created(unsafe { self.create_buffer_raw(context, flags, size, null_mut()) })
+    }
+
+    /// A buffer initialised from `data` with `CL_MEM_COPY_HOST_PTR` (added to `flags`, which
+    /// must not hold `CL_MEM_USE_HOST_PTR`): the data is copied during the call.
+    pub fn create_buffer_from(
+        &self,
+        context: cl_context,
+        flags: cl_mem_flags,
+        data: &[u8],
+    ) -> Result<cl_mem, cl_int> {
+        assert_eq!(
+            flags & CL_MEM_USE_HOST_PTR,
+            0,
+            "USE_HOST_PTR keeps the pointer"
+        );
+        // SAFETY: `data` holds `data.len()` bytes, read during the call only (COPY_HOST_PTR).
+        created(unsafe {
+            self.create_buffer_raw(
+                context,
+                flags | CL_MEM_COPY_HOST_PTR,
+                data.len(),
+                data.as_ptr().cast_mut().cast(),
+            )
+        })
+    }
+
+    /// `clCreateSubBuffer` as called, with NULL for `None`; the sub-buffer and the code
+    /// written to `errcode_ret`.
+    pub fn create_sub_buffer_raw(
+        &self,
+        buffer: cl_mem,
+        flags: cl_mem_flags,
+        create_type: cl_buffer_create_type,
+        info: Option<&cl_buffer_region>,
+    ) -> (cl_mem, cl_int) {
+        let f = entry!(self.clCreateSubBuffer);
+        let mut status = CL_SUCCESS;
+        let info: *const c_void = info.map_or(null(), |r| (r as *const cl_buffer_region).cast());
+        // SAFETY: `info` is NULL or a `cl_buffer_region` read during the call.
+        let sub = unsafe { f(buffer, flags, create_type, info, &mut status) };
+        (sub, status)
+    }
+
+    /// A sub-buffer over `origin..origin + size` of `buffer`.
+    pub fn create_sub_buffer(
+        &self,
+        buffer: cl_mem,
+        flags: cl_mem_flags,
+        origin: usize,
+        size: usize,
+    ) -> Result<cl_mem, cl_int> {
+        let region = cl_buffer_region { origin, size };
+        created(self.create_sub_buffer_raw(
+            buffer,
+            flags,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            Some(&region),
+        ))
+    }
+
+    /// `clRetainMemObject`.
+    pub fn retain_mem_object(&self, mem: cl_mem) -> cl_int {
+        let f = entry!(self.clRetainMemObject);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(mem) }
+    }
+
+    /// `clReleaseMemObject`.
+    pub fn release_mem_object(&self, mem: cl_mem) -> cl_int {
+        let f = entry!(self.clReleaseMemObject);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(mem) }
+    }
+
+    /// `clGetMemObjectInfo` as called, with NULL for each `None`.
+    pub fn query_mem_object_info(
+        &self,
+        mem: cl_mem,
+        param: cl_mem_info,
+        size: usize,
+        value: Option<&mut [u8]>,
+        size_ret: Option<&mut usize>,
+    ) -> cl_int {
+        fits(size, &value);
+        let f = entry!(self.clGetMemObjectInfo);
+        // SAFETY: `value` is NULL or holds at least `size` bytes (checked); `size_ret` is
+        // NULL or a valid `usize`.
+        unsafe { f(mem, param, size, out_ptr(value).cast(), ret_ptr(size_ret)) }
+    }
+
+    /// The bytes of a memory-object info answer, by [`info_bytes`].
+    pub fn mem_object_info(&self, mem: cl_mem, param: cl_mem_info) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetMemObjectInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(mem, param, size, value, ret) })
+    }
+
+    /// A scalar memory-object info answer (panics on error).
+    pub fn mem_object_scalar<T: Plain>(&self, mem: cl_mem, param: cl_mem_info) -> T {
+        scalar(
+            &self
+                .mem_object_info(mem, param)
+                .unwrap_or_else(|e| panic!("clGetMemObjectInfo({param:#x}) failed: {e}")),
+        )
+    }
+
+    /// `clSetMemObjectDestructorCallback`.
+    ///
+    /// # Safety
+    /// `user_data` must stay valid for `pfn_notify` until it has been called (it may be
+    /// called on any thread).
+    pub unsafe fn set_mem_object_destructor_callback(
+        &self,
+        mem: cl_mem,
+        pfn_notify: MemDestructorNotify,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        let f = entry!(self.clSetMemObjectDestructorCallback);
+        // SAFETY: the caller's contract for `user_data`; the callback has the spec's
+        // prototype.
+        unsafe { f(mem, pfn_notify, user_data) }
+    }
+
+    /// `clCreateUserEvent`.
+    pub fn create_user_event(&self, context: cl_context) -> Result<cl_event, cl_int> {
+        let f = entry!(self.clCreateUserEvent);
+        let mut status = CL_SUCCESS;
+        // SAFETY: the handle follows the crate's contract; `status` is a valid errcode_ret.
+        let event = unsafe { f(context, &mut status) };
+        created((event, status))
+    }
+
+    /// `clSetUserEventStatus`.
+    pub fn set_user_event_status(&self, event: cl_event, status: cl_int) -> cl_int {
+        let f = entry!(self.clSetUserEventStatus);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(event, status) }
+    }
+
+    /// `clRetainEvent`.
+    pub fn retain_event(&self, event: cl_event) -> cl_int {
+        let f = entry!(self.clRetainEvent);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(event) }
+    }
+
+    /// `clReleaseEvent`.
+    pub fn release_event(&self, event: cl_event) -> cl_int {
+        let f = entry!(self.clReleaseEvent);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(event) }
+    }
+
+    /// `clGetEventInfo` as called, with NULL for each `None`.
+    pub fn query_event_info(
+        &self,
+        event: cl_event,
+        param: cl_event_info,
+        size: usize,
+        value: Option<&mut [u8]>,
+        size_ret: Option<&mut usize>,
+    ) -> cl_int {
+        fits(size, &value);
+        let f = entry!(self.clGetEventInfo);
+        // SAFETY: `value` is NULL or holds at least `size` bytes (checked); `size_ret` is
+        // NULL or a valid `usize`.
+        unsafe { f(event, param, size, out_ptr(value).cast(), ret_ptr(size_ret)) }
+    }
+
+    /// The bytes of an event info answer, by [`info_bytes`].
+    pub fn event_info(&self, event: cl_event, param: cl_event_info) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetEventInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(event, param, size, value, ret) })
+    }
+
+    /// A scalar event info answer (panics on error).
+    pub fn event_scalar<T: Plain>(&self, event: cl_event, param: cl_event_info) -> T {
+        scalar(
+            &self
+                .event_info(event, param)
+                .unwrap_or_else(|e| panic!("clGetEventInfo({param:#x}) failed: {e}")),
+        )
+    }
+
+    /// `CL_EVENT_COMMAND_EXECUTION_STATUS` (panics on error).
+    pub fn event_status(&self, event: cl_event) -> cl_int {
+        self.event_scalar(event, CL_EVENT_COMMAND_EXECUTION_STATUS)
+    }
+
+    /// The bytes of a profiling info answer, by [`info_bytes`].
+    pub fn event_profiling_info(
+        &self,
+        event: cl_event,
+        param: cl_profiling_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetEventProfilingInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(event, param, size, value, ret) })
+    }
+
+    /// `clWaitForEvents` as called: `count` with the list (NULL for `None`).
+    pub fn wait_for_events_raw(&self, count: cl_uint, list: Option<&[cl_event]>) -> cl_int {
+        if let Some(list) = list {
+            assert!(count as usize <= list.len(), "the count exceeds the list");
+        }
+        let f = entry!(self.clWaitForEvents);
+        // SAFETY: the list is NULL or holds at least `count` handles (checked).
+        unsafe { f(count, list.map_or(null(), <[cl_event]>::as_ptr)) }
+    }
+
+    /// `clWaitForEvents` on every event of `events`.
+    pub fn wait_for_events(&self, events: &[cl_event]) -> cl_int {
+        let count = cl_uint::try_from(events.len()).expect("event count");
+        self.wait_for_events_raw(count, Some(events))
+    }
+
+    /// `clSetEventCallback`.
+    ///
+    /// # Safety
+    /// `user_data` must stay valid for `pfn_notify` until it has been called (it may be
+    /// called on any thread, possibly before this call returns).
+    pub unsafe fn set_event_callback(
+        &self,
+        event: cl_event,
+        callback_type: cl_int,
+        pfn_notify: EventNotify,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        let f = entry!(self.clSetEventCallback);
+        // SAFETY: the caller's contract for `user_data`; the callback has the spec's
+        // prototype.
+        unsafe { f(event, callback_type, pfn_notify, user_data) }
+    }
+
+    /// `clEnqueueReadBuffer` as called.
+    ///
+    /// # Safety
+    /// `ptr` must be NULL or valid for `size` bytes of writes until the command has
+    /// completed (for a blocking read: until the call returns).
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn enqueue_read_buffer_raw(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: bool,
+        offset: usize,
+        size: usize,
+        ptr: *mut c_void,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueReadBuffer);
+        let blocking = if blocking { CL_TRUE } else { CL_FALSE };
+        // SAFETY: the caller's contract for `ptr`; the wait list holds `count` handles.
+        unsafe {
+            f(
+                queue,
+                buffer,
+                blocking,
+                offset,
+                size,
+                ptr,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// A blocking `clEnqueueReadBuffer` of `out.len()` bytes at `offset` into `out`.
+    pub fn read_buffer(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        offset: usize,
+        out: &mut [u8],
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        // SAFETY: blocking: `out` is written before the call returns.
+        unsafe {
+            self.enqueue_read_buffer_raw(
+                queue,
+                buffer,
+                true,
+                offset,
+                out.len(),
+                out.as_mut_ptr().cast(),
+                waits,
+                event,
+            )
+        }
+    }
+
+    /// `clEnqueueWriteBuffer` as called.
+    ///
+    /// # Safety
+    /// `ptr` must be NULL or valid for `size` bytes of reads until the command has completed
+    /// (for a blocking write: until the call returns).
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn enqueue_write_buffer_raw(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: bool,
+        offset: usize,
+        size: usize,
+        ptr: *const c_void,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueWriteBuffer);
+        let blocking = if blocking { CL_TRUE } else { CL_FALSE };
+        // SAFETY: the caller's contract for `ptr`; the wait list holds `count` handles.
+        unsafe {
+            f(
+                queue,
+                buffer,
+                blocking,
+                offset,
+                size,
+                ptr,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// A blocking `clEnqueueWriteBuffer` of `data` at `offset`.
+    pub fn write_buffer(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        offset: usize,
+        data: &[u8],
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        // SAFETY: blocking: `data` is read before the call returns.
+        unsafe {
+            self.enqueue_write_buffer_raw(
+                queue,
+                buffer,
+                true,
+                offset,
+                data.len(),
+                data.as_ptr().cast(),
+                waits,
+                event,
+            )
+        }
+    }
+
+    /// `clEnqueueCopyBuffer`.
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub fn enqueue_copy_buffer(
+        &self,
+        queue: cl_command_queue,
+        src: cl_mem,
+        dst: cl_mem,
+        src_offset: usize,
+        dst_offset: usize,
+        size: usize,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueCopyBuffer);
+        // SAFETY: handles follow the crate's contract; the wait list holds `count` handles;
+        // `event` is NULL or a valid out-parameter.
+        unsafe {
+            f(
+                queue,
+                src,
+                dst,
+                src_offset,
+                dst_offset,
+                size,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueReadBufferRect` as called, with NULL for each `None` array.
+    ///
+    /// # Safety
+    /// `ptr` must be NULL or valid for writes of the host rectangle the arguments describe
+    /// until the command has completed (for a blocking read: until the call returns).
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn enqueue_read_buffer_rect_raw(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: bool,
+        buffer_origin: Option<&[usize; 3]>,
+        host_origin: Option<&[usize; 3]>,
+        region: Option<&[usize; 3]>,
+        buffer_pitches: [usize; 2],
+        host_pitches: [usize; 2],
+        ptr: *mut c_void,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueReadBufferRect);
+        let blocking = if blocking { CL_TRUE } else { CL_FALSE };
+        // SAFETY: the caller's contract for `ptr`; the arrays are NULL or three `size_t`s;
+        // the wait list holds `count` handles.
+        unsafe {
+            f(
+                queue,
+                buffer,
+                blocking,
+                triple_ptr(buffer_origin),
+                triple_ptr(host_origin),
+                triple_ptr(region),
+                buffer_pitches[0],
+                buffer_pitches[1],
+                host_pitches[0],
+                host_pitches[1],
+                ptr,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueWriteBufferRect` as called, with NULL for each `None` array.
+    ///
+    /// # Safety
+    /// `ptr` must be NULL or valid for reads of the host rectangle the arguments describe
+    /// until the command has completed (for a blocking write: until the call returns).
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn enqueue_write_buffer_rect_raw(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: bool,
+        buffer_origin: Option<&[usize; 3]>,
+        host_origin: Option<&[usize; 3]>,
+        region: Option<&[usize; 3]>,
+        buffer_pitches: [usize; 2],
+        host_pitches: [usize; 2],
+        ptr: *const c_void,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueWriteBufferRect);
+        let blocking = if blocking { CL_TRUE } else { CL_FALSE };
+        // SAFETY: the caller's contract for `ptr`; the arrays are NULL or three `size_t`s;
+        // the wait list holds `count` handles.
+        unsafe {
+            f(
+                queue,
+                buffer,
+                blocking,
+                triple_ptr(buffer_origin),
+                triple_ptr(host_origin),
+                triple_ptr(region),
+                buffer_pitches[0],
+                buffer_pitches[1],
+                host_pitches[0],
+                host_pitches[1],
+                ptr,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueCopyBufferRect`, with NULL for each `None` array. Pitches are
+    /// `[row, slice]`.
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub fn enqueue_copy_buffer_rect(
+        &self,
+        queue: cl_command_queue,
+        src: cl_mem,
+        dst: cl_mem,
+        src_origin: Option<&[usize; 3]>,
+        dst_origin: Option<&[usize; 3]>,
+        region: Option<&[usize; 3]>,
+        src_pitches: [usize; 2],
+        dst_pitches: [usize; 2],
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueCopyBufferRect);
+        // SAFETY: the arrays are NULL or three `size_t`s; the wait list holds `count`
+        // handles; `event` is NULL or a valid out-parameter.
+        unsafe {
+            f(
+                queue,
+                src,
+                dst,
+                triple_ptr(src_origin),
+                triple_ptr(dst_origin),
+                triple_ptr(region),
+                src_pitches[0],
+                src_pitches[1],
+                dst_pitches[0],
+                dst_pitches[1],
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueFillBuffer` with `pattern_size` given apart from the pattern (NULL for
+    /// `None`), so that sizes the pattern does not have can be passed; a size larger than
+    /// a given pattern panics.
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub fn enqueue_fill_buffer(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        pattern: Option<&[u8]>,
+        pattern_size: usize,
+        offset: usize,
+        size: usize,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        if let Some(pattern) = pattern {
+            assert!(
+                pattern_size <= pattern.len(),
+                "pattern_size exceeds pattern"
+            );
+        }
+        let f = entry!(self.clEnqueueFillBuffer);
+        // SAFETY: `pattern` is NULL or holds `pattern_size` bytes, which the spec lets the
+        // application reuse once the call returns; the wait list holds `count` handles.
+        unsafe {
+            f(
+                queue,
+                buffer,
+                pattern.map_or(null(), |p| p.as_ptr().cast()),
+                pattern_size,
+                offset,
+                size,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueMapBuffer`; the mapped pointer and the code written to `errcode_ret`.
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub fn enqueue_map_buffer(
+        &self,
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: bool,
+        map_flags: cl_map_flags,
+        offset: usize,
+        size: usize,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> (*mut c_void, cl_int) {
+        let f = entry!(self.clEnqueueMapBuffer);
+        let blocking = if blocking { CL_TRUE } else { CL_FALSE };
+        let mut status = CL_SUCCESS;
+        // SAFETY: the wait list holds `count` handles; `event` is NULL or a valid
+        // out-parameter; `status` is a valid errcode_ret.
+        let ptr = unsafe {
+            f(
+                queue,
+                buffer,
+                blocking,
+                map_flags,
+                offset,
+                size,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+                &mut status,
+            )
+        };
+        (ptr, status)
+    }
+
+    /// `clEnqueueUnmapMemObject`.
+    pub fn enqueue_unmap_mem_object(
+        &self,
+        queue: cl_command_queue,
+        mem: cl_mem,
+        mapped_ptr: *mut c_void,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueUnmapMemObject);
+        // SAFETY: `mapped_ptr` is only compared with the pointers maps returned; the wait
+        // list holds `count` handles; `event` is NULL or a valid out-parameter.
+        unsafe {
+            f(
+                queue,
+                mem,
+                mapped_ptr,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueMigrateMemObjects` as called: `count` with the list (NULL for `None`).
+    pub fn enqueue_migrate_mem_objects(
+        &self,
+        queue: cl_command_queue,
+        count: cl_uint,
+        objects: Option<&[cl_mem]>,
+        flags: cl_mem_migration_flags,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        if let Some(objects) = objects {
+            assert!(
+                count as usize <= objects.len(),
+                "the count exceeds the list"
+            );
+        }
+        let f = entry!(self.clEnqueueMigrateMemObjects);
+        // SAFETY: the object list is NULL or holds `count` handles (checked); the wait list
+        // holds `count` handles; `event` is NULL or a valid out-parameter.
+        unsafe {
+            f(
+                queue,
+                count,
+                objects.map_or(null(), <[cl_mem]>::as_ptr),
+                flags,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueMarkerWithWaitList`.
+    pub fn enqueue_marker_with_wait_list(
+        &self,
+        queue: cl_command_queue,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueMarkerWithWaitList);
+        // SAFETY: the wait list holds `count` handles; `event` is NULL or valid.
+        unsafe { f(queue, waits.count(), waits.ptr(), ret_ptr(event)) }
+    }
+
+    /// `clEnqueueBarrierWithWaitList`.
+    pub fn enqueue_barrier_with_wait_list(
+        &self,
+        queue: cl_command_queue,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueBarrierWithWaitList);
+        // SAFETY: the wait list holds `count` handles; `event` is NULL or valid.
+        unsafe { f(queue, waits.count(), waits.ptr(), ret_ptr(event)) }
+    }
+
+    /// `clEnqueueMarker` (OpenCL 1.1), with NULL for `None`.
+    pub fn enqueue_marker(&self, queue: cl_command_queue, event: Option<&mut cl_event>) -> cl_int {
+        let f = entry!(self.clEnqueueMarker);
+        // SAFETY: `event` is NULL or a valid out-parameter.
+        unsafe { f(queue, ret_ptr(event)) }
+    }
+
+    /// `clEnqueueBarrier` (OpenCL 1.1).
+    pub fn enqueue_barrier(&self, queue: cl_command_queue) -> cl_int {
+        let f = entry!(self.clEnqueueBarrier);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(queue) }
+    }
+
+    /// `clEnqueueWaitForEvents` (OpenCL 1.1) as called: `count` with the list (NULL for
+    /// `None`).
+    pub fn enqueue_wait_for_events(
+        &self,
+        queue: cl_command_queue,
+        count: cl_uint,
+        list: Option<&[cl_event]>,
+    ) -> cl_int {
+        if let Some(list) = list {
+            assert!(count as usize <= list.len(), "the count exceeds the list");
+        }
+        let f = entry!(self.clEnqueueWaitForEvents);
+        // SAFETY: the list is NULL or holds `count` handles (checked).
+        unsafe { f(queue, count, list.map_or(null(), <[cl_event]>::as_ptr)) }
+    }
+
+    /// `clEnqueueNativeKernel` as called.
+    ///
+    /// # Safety
+    /// `args` must be NULL or valid for `cb_args` bytes of reads during the call;
+    /// `mem_list` and `args_mem_loc` NULL or valid for `num_mem_objects` reads, each
+    /// location inside `args`; `user_func` must be sound to call with the copied block
+    /// whenever the command runs.
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn enqueue_native_kernel(
+        &self,
+        queue: cl_command_queue,
+        user_func: NativeKernel,
+        args: *mut c_void,
+        cb_args: usize,
+        num_mem_objects: cl_uint,
+        mem_list: *const cl_mem,
+        args_mem_loc: *mut *const c_void,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueNativeKernel);
+        // SAFETY: the caller's contract; the wait list holds `count` handles; `event` is
+        // NULL or a valid out-parameter.
+        unsafe {
+            f(
+                queue,
+                user_func,
+                args,
+                cb_args,
+                num_mem_objects,
+                mem_list,
+                args_mem_loc,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+}
+
+/// Polls `done` every millisecond until it holds or `timeout` has passed; whether it held.
+/// For what the spec lets happen asynchronously (callbacks), where a test may wait.
+pub fn eventually(timeout: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        if done() {
+            return true;
+        }
+        if start.elapsed() >= timeout {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// Aborts the process with a message if it is still alive `limit` after being armed: a test
+/// that could hang (a missed wake-up, a deadlock in a callback) fails instead. Dropping the
+/// watchdog disarms it.
+pub struct Watchdog {
+    disarm: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Arms a watchdog for `what`.
+    pub fn arm(what: &str, limit: std::time::Duration) -> Watchdog {
+        let (disarm, wait) = std::sync::mpsc::channel::<()>();
+        let what = what.to_owned();
+        let thread = std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                eprintln!("watchdog: {what} did not finish within {limit:?}; aborting");
+                std::process::abort();
+            }
+        });
+        Watchdog {
+            disarm: Some(disarm),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.disarm.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

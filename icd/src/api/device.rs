@@ -174,7 +174,7 @@ fn device_info(device: &Device, param: cl_device_info) -> ClResult<InfoValue> {
         // The OpenCL C compiler has not landed yet; clBuildProgram says
         // CL_COMPILER_NOT_AVAILABLE until it does.
         CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => V::bool(false),
-        CL_DEVICE_EXECUTION_CAPABILITIES => V::scalar(CL_EXEC_KERNEL),
+        CL_DEVICE_EXECUTION_CAPABILITIES => V::scalar(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL),
         CL_DEVICE_QUEUE_PROPERTIES => {
             V::scalar(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
         }

@@ -18,7 +18,7 @@ use crate::boundary::call_ret;
 /// The error for every kernel handle: "CL_INVALID_KERNEL if kernel is not a valid kernel
 /// object." No kernel can be created before the compiler lands (`clCreateKernel` needs a
 /// program executable, and none can be built), so every handle is invalid.
-fn kernel_handle_error(_kernel: cl_kernel) -> cl_int {
+pub(crate) fn kernel_handle_error(_kernel: cl_kernel) -> cl_int {
     CL_INVALID_KERNEL
 }
 

@@ -105,10 +105,15 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         check_host_access(&mem, HostAccess::Read)?;
         check_linear(&mem, offset, size, ptr)?;
         let dst = Addr::of(ptr);
+        let device = Arc::clone(queue.device());
         let work = Box::new(move || {
             // SAFETY: in bounds (checked); `ptr` holds `size` bytes until the command
             // completes (the application's contract).
-            unsafe { std::ptr::copy(mem.base().add(offset), dst.ptr(), size) };
+            unsafe {
+                device
+                    .executor()?
+                    .copy(mem.base().add(offset), dst.ptr(), size)
+            };
             Ok(())
         });
         let order = QueueOrder::Command;
@@ -149,9 +154,14 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         check_host_access(&mem, HostAccess::Write)?;
         check_linear(&mem, offset, size, ptr)?;
         let src = Addr::of(ptr);
+        let device = Arc::clone(queue.device());
         let work = Box::new(move || {
             // SAFETY: as for reads, in the other direction.
-            unsafe { std::ptr::copy(src.ptr(), mem.base().add(offset), size) };
+            unsafe {
+                device
+                    .executor()?
+                    .copy(src.ptr(), mem.base().add(offset), size)
+            };
             Ok(())
         });
         let order = QueueOrder::Command;
@@ -203,10 +213,11 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
         if src.overlaps(src_offset, &dst, dst_offset, size) {
             return fail(CL_MEM_COPY_OVERLAP);
         }
+        let device = Arc::clone(queue.device());
         let work = Box::new(move || {
             // SAFETY: both ranges in bounds and not overlapping (checked above).
             unsafe {
-                std::ptr::copy_nonoverlapping(
+                device.executor()?.copy(
                     src.base().add(src_offset),
                     dst.base().add(dst_offset),
                     size,
@@ -343,11 +354,8 @@ struct RectPair {
     region: [usize; 3],
 }
 
-/// # Safety
-/// The arrays must be NULL or valid for three reads each.
-#[allow(clippy::too_many_arguments)]
-unsafe fn rect_pair(
-    mem: &Mem,
+/// The geometry arguments of `clEnqueueRead/WriteBufferRect`, as the application gave them.
+struct RectArgs {
     buffer_origin: *const usize,
     host_origin: *const usize,
     region: *const usize,
@@ -355,27 +363,97 @@ unsafe fn rect_pair(
     buffer_slice_pitch: usize,
     host_row_pitch: usize,
     host_slice_pitch: usize,
-) -> ClResult<RectPair> {
-    // SAFETY: forwarded contract.
-    let (b_origin, h_origin, region) = unsafe {
-        (
-            triple(buffer_origin, false)?,
-            triple(host_origin, false)?,
-            triple(region, true)?,
-        )
-    };
-    let buffer = RectLayout::new(b_origin, region, buffer_row_pitch, buffer_slice_pitch)?;
-    let host = RectLayout::new(h_origin, region, host_row_pitch, host_slice_pitch)?;
-    // "CL_INVALID_VALUE if the region being read specified by (buffer_origin, region,
-    // buffer_row_pitch, buffer_slice_pitch) is out of bounds."
-    if buffer.end(region).is_none_or(|end| end > mem.size()) || host.end(region).is_none() {
+}
+
+impl RectArgs {
+    /// Reads and checks the geometry against `mem`.
+    ///
+    /// # Safety
+    /// The three arrays must be NULL or valid for three reads each.
+    unsafe fn resolve(&self, mem: &Mem) -> ClResult<RectPair> {
+        // SAFETY: forwarded contract.
+        let (b_origin, h_origin, region) = unsafe {
+            (
+                triple(self.buffer_origin, false)?,
+                triple(self.host_origin, false)?,
+                triple(self.region, true)?,
+            )
+        };
+        let buffer = RectLayout::new(
+            b_origin,
+            region,
+            self.buffer_row_pitch,
+            self.buffer_slice_pitch,
+        )?;
+        let host = RectLayout::new(h_origin, region, self.host_row_pitch, self.host_slice_pitch)?;
+        // "CL_INVALID_VALUE if the region being read specified by (buffer_origin, region,
+        // buffer_row_pitch, buffer_slice_pitch) is out of bounds."
+        if buffer.end(region).is_none_or(|end| end > mem.size()) || host.end(region).is_none() {
+            return fail(CL_INVALID_VALUE);
+        }
+        Ok(RectPair {
+            buffer,
+            host,
+            region,
+        })
+    }
+}
+
+/// The body shared by `clEnqueueReadBufferRect` (`access` Read: buffer to host) and
+/// `clEnqueueWriteBufferRect` (Write: host to buffer).
+///
+/// # Safety
+/// The application's pointers, as those entry points describe them.
+#[allow(clippy::too_many_arguments)]
+unsafe fn rect_transfer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    geometry: RectArgs,
+    ptr: *const c_void,
+    access: HostAccess,
+    num_waits: cl_uint,
+    waits: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: the application's wait list.
+    let (queue, mem, waits) = unsafe { begin(command_queue, buffer, num_waits, waits) }?;
+    check_host_access(&mem, access)?;
+    // "CL_INVALID_VALUE if ptr is a NULL value."
+    if ptr.is_null() {
         return fail(CL_INVALID_VALUE);
     }
-    Ok(RectPair {
-        buffer,
-        host,
-        region,
-    })
+    // SAFETY: the application's origin and region arrays.
+    let rect = unsafe { geometry.resolve(&mem) }?;
+    let host = Addr::of(ptr);
+    let work = Box::new(move || {
+        // SAFETY: the buffer rectangle is in bounds (checked); the host rectangle is the
+        // application's memory as it described it.
+        unsafe {
+            match access {
+                HostAccess::Read => {
+                    copy_rect(mem.base(), rect.buffer, host.ptr(), rect.host, rect.region)
+                }
+                HostAccess::Write => {
+                    copy_rect(host.ptr(), rect.host, mem.base(), rect.buffer, rect.region)
+                }
+            }
+        };
+        Ok(())
+    });
+    let command = match access {
+        HostAccess::Read => CL_COMMAND_READ_BUFFER_RECT,
+        HostAccess::Write => CL_COMMAND_WRITE_BUFFER_RECT,
+    };
+    submit(
+        &queue,
+        command,
+        waits,
+        QueueOrder::Command,
+        blocking != 0,
+        event,
+        work,
+    )
 }
 
 #[unsafe(no_mangle)]
@@ -395,50 +473,30 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
+    let geometry = RectArgs {
+        buffer_origin,
+        host_origin,
+        region,
+        buffer_row_pitch,
+        buffer_slice_pitch,
+        host_row_pitch,
+        host_slice_pitch,
+    };
     call("clEnqueueReadBufferRect", || {
-        // SAFETY: the application's wait list.
-        let (queue, mem, waits) = unsafe {
-            begin(
+        // SAFETY: the application's arguments, as this entry point describes them.
+        unsafe {
+            rect_transfer(
                 command_queue,
                 buffer,
+                blocking_read,
+                geometry,
+                ptr,
+                HostAccess::Read,
                 num_events_in_wait_list,
                 event_wait_list,
+                event,
             )
-        }?;
-        check_host_access(&mem, HostAccess::Read)?;
-        if ptr.is_null() {
-            return fail(CL_INVALID_VALUE);
         }
-        // SAFETY: the application's origin and region arrays.
-        let rect = unsafe {
-            rect_pair(
-                &mem,
-                buffer_origin,
-                host_origin,
-                region,
-                buffer_row_pitch,
-                buffer_slice_pitch,
-                host_row_pitch,
-                host_slice_pitch,
-            )
-        }?;
-        let dst = Addr::of(ptr);
-        let work = Box::new(move || {
-            // SAFETY: the buffer rectangle is in bounds (checked); the host rectangle is the
-            // application's memory as it described it.
-            unsafe { copy_rect(mem.base(), rect.buffer, dst.ptr(), rect.host, rect.region) };
-            Ok(())
-        });
-        let blocking = blocking_read != 0;
-        submit(
-            &queue,
-            CL_COMMAND_READ_BUFFER_RECT,
-            waits,
-            QueueOrder::Command,
-            blocking,
-            event,
-            work,
-        )
     })
 }
 
@@ -459,49 +517,30 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
+    let geometry = RectArgs {
+        buffer_origin,
+        host_origin,
+        region,
+        buffer_row_pitch,
+        buffer_slice_pitch,
+        host_row_pitch,
+        host_slice_pitch,
+    };
     call("clEnqueueWriteBufferRect", || {
-        // SAFETY: the application's wait list.
-        let (queue, mem, waits) = unsafe {
-            begin(
+        // SAFETY: the application's arguments, as this entry point describes them.
+        unsafe {
+            rect_transfer(
                 command_queue,
                 buffer,
+                blocking_write,
+                geometry,
+                ptr,
+                HostAccess::Write,
                 num_events_in_wait_list,
                 event_wait_list,
+                event,
             )
-        }?;
-        check_host_access(&mem, HostAccess::Write)?;
-        if ptr.is_null() {
-            return fail(CL_INVALID_VALUE);
         }
-        // SAFETY: the application's origin and region arrays.
-        let rect = unsafe {
-            rect_pair(
-                &mem,
-                buffer_origin,
-                host_origin,
-                region,
-                buffer_row_pitch,
-                buffer_slice_pitch,
-                host_row_pitch,
-                host_slice_pitch,
-            )
-        }?;
-        let src = Addr::of(ptr);
-        let work = Box::new(move || {
-            // SAFETY: as for reads, in the other direction.
-            unsafe { copy_rect(src.ptr(), rect.host, mem.base(), rect.buffer, rect.region) };
-            Ok(())
-        });
-        let blocking = blocking_write != 0;
-        submit(
-            &queue,
-            CL_COMMAND_WRITE_BUFFER_RECT,
-            waits,
-            QueueOrder::Command,
-            blocking,
-            event,
-            work,
-        )
     })
 }
 

@@ -1,0 +1,221 @@
+//! One OpenCL driver under measurement: its library, platform, device, context and queue.
+
+use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::ptr::{null, null_mut};
+
+use clift_conformance::{Api, entry};
+use opencl_sys::*;
+
+pub struct Driver {
+    pub name: &'static str,
+    pub api: Api,
+    pub context: cl_context,
+    pub queue: cl_command_queue,
+    /// The device's name, for the report.
+    pub device_name: String,
+}
+
+/// The libclift.so to measure: `CLIFT_LIBRARY`, else the one built beside this binary.
+pub fn clift_library() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("CLIFT_LIBRARY") {
+        return Ok(path.into());
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let dir = exe.parent().ok_or("no directory for the executable")?;
+    let lib = dir.join("libclift.so");
+    if lib.exists() {
+        Ok(lib)
+    } else {
+        Err(format!(
+            "{} is missing: run `cargo build --release -p clift-icd`",
+            lib.display()
+        ))
+    }
+}
+
+/// PoCL, reached through the system's ICD loader with only PoCL's ICD file visible
+/// (Debian builds PoCL as an ICD whose library exports no API names of its own). Returns the
+/// loader's library name; `POCL_ICD` overrides the ICD file.
+pub fn pocl_library() -> Result<PathBuf, String> {
+    let icd = std::env::var_os("POCL_ICD").map_or_else(
+        || PathBuf::from("/etc/OpenCL/vendors/pocl.icd"),
+        PathBuf::from,
+    );
+    if !icd.exists() {
+        return Err(format!(
+            "{} is missing (install Debian's pocl-opencl-icd)",
+            icd.display()
+        ));
+    }
+    let vendors = std::env::temp_dir().join(format!("clift-bench-vendors-{}", std::process::id()));
+    std::fs::create_dir_all(&vendors).map_err(|e| e.to_string())?;
+    std::fs::copy(&icd, vendors.join("pocl.icd")).map_err(|e| e.to_string())?;
+    // SAFETY: set once, before the loader is loaded, while no other thread of this program
+    // reads the environment.
+    unsafe { std::env::set_var("OCL_ICD_VENDORS", &vendors) };
+    Ok(PathBuf::from("libOpenCL.so.1"))
+}
+
+fn check(status: cl_int, what: &str) -> Result<(), String> {
+    if status == CL_SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("{what} failed: {status}"))
+    }
+}
+
+impl Driver {
+    /// Loads the library and sets up its first CPU device with an in-order queue.
+    pub fn open(name: &'static str, path: &Path) -> Result<Driver, String> {
+        let api = Api::load(path)?;
+        let platform = api.platforms().first().copied().ok_or("no platform")?;
+        let mut device = null_mut();
+        // SAFETY: one device handle is written to `device`.
+        let status = unsafe {
+            entry!(api.clGetDeviceIDs)(platform, CL_DEVICE_TYPE_CPU, 1, &mut device, null_mut())
+        };
+        check(status, "clGetDeviceIDs")?;
+        let mut status = CL_SUCCESS;
+        // SAFETY: one valid device; no callback.
+        let context = unsafe {
+            entry!(api.clCreateContext)(null(), 1, &device, None, null_mut(), &mut status)
+        };
+        check(status, "clCreateContext")?;
+        // SAFETY: a valid context and device.
+        let queue = unsafe { entry!(api.clCreateCommandQueue)(context, device, 0, &mut status) };
+        check(status, "clCreateCommandQueue")?;
+        let device_name = api.device_string(device, CL_DEVICE_NAME);
+        Ok(Driver {
+            name,
+            api,
+            context,
+            queue,
+            device_name,
+        })
+    }
+
+    pub fn label(&self) -> String {
+        self.name.to_string()
+    }
+
+    /// A read-write buffer of `size` bytes.
+    pub fn buffer(&self, size: usize) -> Result<cl_mem, String> {
+        let api = &self.api;
+        let mut status = CL_SUCCESS;
+        // SAFETY: a valid context; no host pointer.
+        let mem = unsafe {
+            entry!(api.clCreateBuffer)(
+                self.context,
+                CL_MEM_READ_WRITE,
+                size,
+                null_mut(),
+                &mut status,
+            )
+        };
+        check(status, "clCreateBuffer").map(|()| mem)
+    }
+
+    pub fn release(&self, mem: cl_mem) {
+        let api = &self.api;
+        // SAFETY: a buffer this driver created.
+        unsafe { entry!(api.clReleaseMemObject)(mem) };
+    }
+
+    pub fn finish(&self) {
+        let api = &self.api;
+        // SAFETY: the driver's queue.
+        unsafe { entry!(api.clFinish)(self.queue) };
+    }
+
+    /// `clEnqueueWriteBuffer` of `bytes` at offset 0.
+    pub fn write(&self, mem: cl_mem, bytes: &[u8], blocking: bool) -> cl_int {
+        let api = &self.api;
+        // SAFETY: `bytes` outlives the command: blocking calls return after the copy, and
+        // callers of non-blocking writes finish the queue before `bytes` goes away.
+        unsafe {
+            entry!(api.clEnqueueWriteBuffer)(
+                self.queue,
+                mem,
+                cl_bool::from(blocking),
+                0,
+                bytes.len(),
+                bytes.as_ptr().cast::<c_void>(),
+                0,
+                null(),
+                null_mut(),
+            )
+        }
+    }
+
+    /// Blocking `clEnqueueReadBuffer` of `out.len()` bytes at offset 0.
+    pub fn read(&self, mem: cl_mem, out: &mut [u8]) -> cl_int {
+        let api = &self.api;
+        // SAFETY: blocking: the copy is done when the call returns.
+        unsafe {
+            entry!(api.clEnqueueReadBuffer)(
+                self.queue,
+                mem,
+                CL_TRUE,
+                0,
+                out.len(),
+                out.as_mut_ptr().cast::<c_void>(),
+                0,
+                null(),
+                null_mut(),
+            )
+        }
+    }
+
+    /// `clEnqueueCopyBuffer` of `size` bytes, then `clFinish`.
+    pub fn copy(&self, src: cl_mem, dst: cl_mem, size: usize) -> cl_int {
+        let api = &self.api;
+        // SAFETY: two valid buffers of at least `size` bytes.
+        let status = unsafe {
+            entry!(api.clEnqueueCopyBuffer)(self.queue, src, dst, 0, 0, size, 0, null(), null_mut())
+        };
+        self.finish();
+        status
+    }
+
+    /// A blocking map of `size` bytes for writing, then its unmap and `clFinish`.
+    pub fn map_unmap(&self, mem: cl_mem, size: usize) -> cl_int {
+        let api = &self.api;
+        let mut status = CL_SUCCESS;
+        // SAFETY: a valid buffer of at least `size` bytes.
+        let ptr = unsafe {
+            entry!(api.clEnqueueMapBuffer)(
+                self.queue,
+                mem,
+                CL_TRUE,
+                CL_MAP_WRITE,
+                0,
+                size,
+                0,
+                null(),
+                null_mut(),
+                &mut status,
+            )
+        };
+        if status != CL_SUCCESS {
+            return status;
+        }
+        // SAFETY: `ptr` was just mapped from `mem`.
+        let status = unsafe {
+            entry!(api.clEnqueueUnmapMemObject)(self.queue, mem, ptr, 0, null(), null_mut())
+        };
+        self.finish();
+        status
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let api = &self.api;
+        // SAFETY: objects this driver created, released once.
+        unsafe {
+            entry!(api.clReleaseCommandQueue)(self.queue);
+            entry!(api.clReleaseContext)(self.context);
+        }
+    }
+}

@@ -76,11 +76,11 @@ fn main() {
         .collect();
     let text = table.markdown(&format!("{} ({})", machine_summary(), devices.join(", ")));
     print!("{text}");
-    if let Some(path) = markdown {
-        if let Err(e) = std::fs::write(&path, &text) {
-            eprintln!("clift-bench: cannot write {}: {e}", path.display());
-            std::process::exit(1);
-        }
+    if let Some(path) = markdown
+        && let Err(e) = std::fs::write(&path, &text)
+    {
+        eprintln!("clift-bench: cannot write {}: {e}", path.display());
+        std::process::exit(1);
     }
 }
 

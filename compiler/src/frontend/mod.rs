@@ -5,5 +5,7 @@
 
 pub mod diag;
 pub mod lex;
+pub mod literal;
 pub mod source;
 pub mod token;
+pub mod types;

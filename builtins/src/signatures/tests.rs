@@ -1,0 +1,168 @@
+use super::*;
+
+fn has(name: &str, ret: &str, params: &[&str]) -> bool {
+    overloads(name).iter().any(|s| {
+        s.ret.to_string() == ret
+            && s.params.iter().map(ToString::to_string).collect::<Vec<_>>() == params
+    })
+}
+
+#[test]
+fn the_table_expands_without_errors() {
+    let total: usize = names().map(|n| overloads(n).len()).sum();
+    assert!(names().count() > 200, "{} names", names().count());
+    assert!(total > 4_000, "{total} overloads");
+}
+
+#[test]
+fn math_overloads_cover_every_width_and_the_scalar_forms() {
+    assert_eq!(overloads("sin").len(), 18);
+    assert!(has("fmax", "float4", &["float4", "float4"]));
+    assert!(has("fmax", "float4", &["float4", "float"]));
+    assert!(!has("fmax", "float", &["float", "double"]));
+    assert!(has("ldexp", "double3", &["double3", "int"]));
+    assert!(has("ldexp", "float8", &["float8", "int8"]));
+    assert!(has("ilogb", "int16", &["float16"]));
+    assert!(has("nan", "float4", &["uint4"]));
+    assert!(has("nan", "double", &["ulong"]));
+    assert!(has("frexp", "float2", &["float2", "__local int2 *"]));
+    assert!(has("sincos", "float", &["float", "__private float *"]));
+    assert!(!has("sincos", "float", &["float", "__constant float *"]));
+    assert_eq!(overloads("native_sin").len(), 6);
+}
+
+#[test]
+fn integer_overloads() {
+    assert!(has("abs", "uchar4", &["char4"]));
+    assert!(has("abs", "ulong", &["ulong"]));
+    assert!(has("upsample", "short2", &["char2", "uchar2"]));
+    assert!(has("upsample", "ulong", &["uint", "uint"]));
+    assert!(
+        !overloads("upsample")
+            .iter()
+            .any(|s| s.ret.element() == Some(Scalar::Long)
+                && s.params[0].element() == Some(Scalar::Long))
+    );
+    assert!(has("mad24", "uint4", &["uint4", "uint4", "uint4"]));
+    assert!(
+        !overloads("mad24")
+            .iter()
+            .any(|s| s.ret.element() == Some(Scalar::Short))
+    );
+    assert!(has("clamp", "int4", &["int4", "int", "int"]));
+    assert!(has("max", "float3", &["float3", "float"]));
+}
+
+#[test]
+fn relational_results_are_int_for_scalars_and_signed_masks_for_vectors() {
+    assert!(has("isequal", "int", &["double", "double"]));
+    assert!(has("isequal", "long2", &["double2", "double2"]));
+    assert!(has("isnan", "int4", &["float4"]));
+    assert!(has("isnan", "short8", &["half8"]));
+    assert!(has("select", "float4", &["float4", "float4", "uint4"]));
+    assert!(has("select", "float4", &["float4", "float4", "int4"]));
+    assert!(has("select", "uchar", &["uchar", "uchar", "char"]));
+    assert!(has("any", "int", &["long16"]));
+    assert!(!has("any", "int", &["uint4"]));
+}
+
+#[test]
+fn vector_loads_stores_and_half_conversions() {
+    assert!(has("vload3", "int3", &["ulong", "const __constant int *"]));
+    assert!(has(
+        "vstore16",
+        "void",
+        &["uchar16", "ulong", "__global uchar *"]
+    ));
+    assert!(!has(
+        "vstore4",
+        "void",
+        &["float4", "ulong", "__constant float *"]
+    ));
+    assert!(has(
+        "vload_half4",
+        "float4",
+        &["ulong", "const __private half *"]
+    ));
+    assert!(has(
+        "vstore_half_rtz",
+        "void",
+        &["float", "ulong", "__global half *"]
+    ));
+    assert!(has(
+        "vstorea_half8_rtn",
+        "void",
+        &["double8", "ulong", "__local half *"]
+    ));
+    let load = overloads("vload_half")
+        .iter()
+        .find(|s| s.ret == BType::Scalar(Scalar::Float))
+        .unwrap();
+    assert_eq!(
+        load.requires,
+        Requires::default(),
+        "half pointers need no cl_khr_fp16"
+    );
+    let half_vector = overloads("vload2")
+        .iter()
+        .find(|s| s.ret == BType::Vector(Scalar::Half, 2))
+        .unwrap();
+    assert!(half_vector.requires.fp16);
+}
+
+#[test]
+fn atomics_async_copies_and_work_items() {
+    assert_eq!(overloads("atomic_add").len(), 4);
+    assert_eq!(overloads("atomic_xchg").len(), 6);
+    assert!(has(
+        "atomic_cmpxchg",
+        "uint",
+        &["volatile __local uint *", "uint", "uint"]
+    ));
+    let atom64 = overloads("atom_add")
+        .iter()
+        .find(|s| s.ret == BType::Scalar(Scalar::Long))
+        .unwrap();
+    assert!(atom64.requires.int64_atomics);
+    assert!(
+        !overloads("atomic_add")
+            .iter()
+            .any(|s| s.requires.int64_atomics)
+    );
+    assert!(has(
+        "async_work_group_copy",
+        "event_t",
+        &[
+            "__local float4 *",
+            "const __global float4 *",
+            "ulong",
+            "event_t"
+        ]
+    ));
+    assert!(has("get_global_id", "ulong", &["uint"]));
+    assert!(has("barrier", "void", &["uint"]));
+    assert!(has(
+        "wait_group_events",
+        "void",
+        &["int", "__private event_t *"]
+    ));
+}
+
+#[test]
+fn double_and_half_overloads_are_marked() {
+    let d = overloads("sqrt")
+        .iter()
+        .find(|s| s.ret == BType::Vector(Scalar::Double, 4))
+        .unwrap();
+    assert!(d.requires.fp64 && !d.requires.fp16);
+    let h = overloads("sqrt")
+        .iter()
+        .find(|s| s.ret == BType::Scalar(Scalar::Half))
+        .unwrap();
+    assert!(h.requires.fp16);
+    let f = overloads("sqrt")
+        .iter()
+        .find(|s| s.ret == BType::Scalar(Scalar::Float))
+        .unwrap();
+    assert_eq!(f.requires, Requires::default());
+}

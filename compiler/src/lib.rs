@@ -8,3 +8,4 @@
 
 pub mod frontend;
 pub mod jit;
+pub mod kernel;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use clift_runtime::context::Context;
 use clift_runtime::device::Device;
 use clift_runtime::event::Event;
+use clift_runtime::kernel::Kernel;
 use clift_runtime::memory::Mem;
 use clift_runtime::object::{ClObject, Header};
 use clift_runtime::platform::Platform;
@@ -46,6 +47,7 @@ handled! {
     Queue => CL_INVALID_COMMAND_QUEUE;
     Mem => CL_INVALID_MEM_OBJECT;
     Event => CL_INVALID_EVENT;
+    Kernel => CL_INVALID_KERNEL;
     Program => CL_INVALID_PROGRAM;
     Sampler => CL_INVALID_SAMPLER;
 }

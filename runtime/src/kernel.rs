@@ -1,0 +1,304 @@
+//! Kernels: a compiled work-group function, the argument values set so far, and the launch
+//! of an NDRange (validation of the work sizes, choice of a local size, the argument block,
+//! and the run over every work-group on the device's workers).
+
+use std::sync::Arc;
+
+pub use clift_compiler::kernel::{KernelCode, KernelParam, ParamInfo, ParamKind, WorkGroup};
+use khronos_headers::*;
+use parking_lot::Mutex;
+
+use crate::device::{Device, limits};
+use crate::error::{ClResult, fail};
+use crate::memory::Mem;
+use crate::object::{ClObject, Header, ObjectKind};
+use crate::program::Program;
+
+/// A value given by `clSetKernelArg`, checked against its parameter.
+#[derive(Clone)]
+pub enum ArgValue {
+    /// A buffer, or NULL.
+    Buffer(Option<Arc<Mem>>),
+    /// `__local` memory of this many bytes.
+    Local(usize),
+    /// The bytes of a by-value argument.
+    Bytes(Vec<u8>),
+}
+
+#[repr(C)]
+pub struct Kernel {
+    header: Header,
+    program: Arc<Program>,
+    code: Arc<KernelCode>,
+    args: Mutex<Vec<Option<ArgValue>>>,
+}
+
+// SAFETY: `Kernel` is `#[repr(C)]` with its `Header` first.
+unsafe impl ClObject for Kernel {
+    const KIND: ObjectKind = ObjectKind::Kernel;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+/// The work sizes of one launch, validated and completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub work_dim: u32,
+    pub offset: [usize; 3],
+    pub global: [usize; 3],
+    pub local: [usize; 3],
+}
+
+impl NdRange {
+    pub fn groups(&self) -> [usize; 3] {
+        [0, 1, 2].map(|d| self.global[d] / self.local[d])
+    }
+}
+
+impl Kernel {
+    pub fn new(program: Arc<Program>, code: Arc<KernelCode>) -> Arc<Kernel> {
+        let args = Mutex::new(vec![None; code.params.len()]);
+        Arc::new(Kernel {
+            header: Header::new(ObjectKind::Kernel),
+            program,
+            code,
+            args,
+        })
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    pub fn code(&self) -> &KernelCode {
+        &self.code
+    }
+
+    /// `clSetKernelArg` once the value has been read: "CL_INVALID_ARG_INDEX if arg_index is
+    /// not a valid argument index", and the value must suit the parameter's kind (the C
+    /// layer has already checked the sizes and handles it could).
+    pub fn set_arg(&self, index: u32, value: ArgValue) -> ClResult<()> {
+        let mut args = self.args.lock();
+        let Some(slot) = args.get_mut(index as usize) else {
+            return fail(CL_INVALID_ARG_INDEX);
+        };
+        *slot = Some(value);
+        Ok(())
+    }
+
+    /// `CL_KERNEL_WORK_GROUP_SIZE`: the largest work-group this kernel can run with.
+    pub fn max_work_group_size(&self) -> usize {
+        self.code
+            .reqd_work_group_size
+            .map_or(limits::MAX_WORK_GROUP_SIZE, |r| r.iter().product())
+    }
+
+    /// `CL_KERNEL_LOCAL_MEM_SIZE`: kernel-scope `__local` variables plus the `__local`
+    /// arguments set so far.
+    pub fn local_mem_size(&self) -> usize {
+        let args = self.args.lock();
+        self.code.static_local_size
+            + args
+                .iter()
+                .map(|a| {
+                    if let Some(ArgValue::Local(n)) = a {
+                        n.next_multiple_of(16)
+                    } else {
+                        0
+                    }
+                })
+                .sum::<usize>()
+    }
+
+    /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
+    /// application left it to the driver.
+    pub fn ndrange(
+        &self,
+        device: &Device,
+        work_dim: u32,
+        offset: Option<[usize; 3]>,
+        global: Option<[usize; 3]>,
+        local: Option<[usize; 3]>,
+    ) -> ClResult<NdRange> {
+        // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1
+        // and 3)."
+        if !(1..=3).contains(&work_dim) {
+            return fail(CL_INVALID_WORK_DIMENSION);
+        }
+        let dims = work_dim as usize;
+        // Unused dimensions are 1 wide (0 offset), as get_global_size etc. report them.
+        let pad =
+            |v: [usize; 3], fill: usize| [0, 1, 2].map(|d| if d < dims { v[d] } else { fill });
+        // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, or if any of the values
+        // specified in global_work_size[0], ... global_work_size[work_dim - 1] are 0".
+        let Some(global) = global.map(|g| pad(g, 1)) else {
+            return fail(CL_INVALID_GLOBAL_WORK_SIZE);
+        };
+        if global.contains(&0) {
+            return fail(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        let offset = pad(offset.unwrap_or([0; 3]), 0);
+        // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
+        // corresponding values in global_work_offset for any dimensions is greater than the
+        // sizeof(size_t) for the device".
+        if (0..3).any(|d| global[d].checked_add(offset[d]).is_none()) {
+            return fail(CL_INVALID_GLOBAL_OFFSET);
+        }
+        let reqd = self.code.reqd_work_group_size;
+        let local = match local {
+            Some(l) => pad(l, 1),
+            // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
+            // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used".
+            None if reqd.is_some() => return fail(CL_INVALID_WORK_GROUP_SIZE),
+            None => choose_local_size(
+                global,
+                dims,
+                device.compute_units() as usize,
+                self.max_work_group_size(),
+            ),
+        };
+        // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
+        // local_work_size[0], ... is greater than the corresponding values specified by
+        // CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...".
+        if local.contains(&0) {
+            return fail(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        if (0..3).any(|d| local[d] > limits::MAX_WORK_ITEM_SIZES[d]) {
+            return fail(CL_INVALID_WORK_ITEM_SIZE);
+        }
+        // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and number of
+        // work-items specified by global_work_size is not evenly divisible by size of
+        // work-group given by local_work_size or does not match the work-group size specified
+        // for kernel using the __attribute__((reqd_work_group_size(X, Y, Z))) qualifier",
+        // or the group is larger than the kernel or device allows.
+        let total: usize = local.iter().product();
+        if (0..3).any(|d| !global[d].is_multiple_of(local[d]))
+            || reqd.is_some_and(|r| r != local)
+            || total > self.max_work_group_size()
+        {
+            return fail(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        Ok(NdRange {
+            work_dim,
+            offset,
+            global,
+            local,
+        })
+    }
+
+    /// Snapshots the arguments for a launch: the argument block, the layout of local memory,
+    /// and the buffers the command must keep alive.
+    pub fn prepare(&self, device: &Device) -> ClResult<PreparedLaunch> {
+        let args = self.args.lock();
+        // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
+        if args.iter().any(Option::is_none) {
+            return fail(CL_INVALID_KERNEL_ARGS);
+        }
+        let mut block = vec![0u8; self.code.args_size.max(1)];
+        let mut buffers = Vec::new();
+        let mut local_size = self.code.static_local_size.next_multiple_of(16);
+        for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
+            let slot = &mut block[param.offset..];
+            match (value, &param.kind) {
+                (ArgValue::Buffer(mem), ParamKind::Buffer { .. }) => {
+                    let address = mem.as_ref().map_or(0, |m| m.base() as u64);
+                    slot[..8].copy_from_slice(&address.to_ne_bytes());
+                    buffers.extend(mem.iter().cloned());
+                }
+                (ArgValue::Local(size), ParamKind::Local) => {
+                    slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
+                    local_size += size.next_multiple_of(16);
+                }
+                (ArgValue::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
+                    slot[..*size].copy_from_slice(bytes);
+                }
+                _ => return fail(CL_INVALID_KERNEL_ARGS),
+            }
+        }
+        // "CL_OUT_OF_RESOURCES if ... the local memory the kernel needs exceeds
+        // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
+        if local_size as u64 > device.local_mem_size() {
+            return fail(CL_OUT_OF_RESOURCES);
+        }
+        Ok(PreparedLaunch {
+            code: Arc::clone(&self.code),
+            block,
+            buffers,
+            local_size,
+        })
+    }
+}
+
+/// A launch with its arguments captured (at enqueue time, as the spec requires).
+pub struct PreparedLaunch {
+    code: Arc<KernelCode>,
+    block: Vec<u8>,
+    /// Held until the command has run.
+    buffers: Vec<Arc<Mem>>,
+    local_size: usize,
+}
+
+impl PreparedLaunch {
+    /// Runs every work-group of `range` on the device's workers.
+    pub fn run(&self, device: &Device, range: NdRange) -> ClResult<()> {
+        let executor = device.executor()?;
+        let groups = range.groups();
+        let base = WorkGroup {
+            work_dim: range.work_dim,
+            _pad: 0,
+            global_offset: range.offset.map(|v| v as u64),
+            global_size: range.global.map(|v| v as u64),
+            local_size: range.local.map(|v| v as u64),
+            num_groups: groups.map(|v| v as u64),
+            group_id: [0; 3],
+            local_memory: std::ptr::null_mut(),
+        };
+        let entry = self.code.entry;
+        let args = self.block.as_ptr() as usize;
+        let _keep_alive = &self.buffers;
+        executor.run_ndrange(groups, self.local_size, &|g| {
+            let group = WorkGroup {
+                group_id: g.group_id.map(|v| v as u64),
+                local_memory: g.local.as_mut_ptr(),
+                ..base
+            };
+            // SAFETY: `entry` is a work-group function compiled for this kernel's argument
+            // block, which `prepare` built; the group's local memory is as large as the
+            // kernel's static locals plus its local arguments, laid out as `prepare` said.
+            unsafe { entry(args as *const u8, &group) };
+        });
+        Ok(())
+    }
+}
+
+/// The local size the driver picks when the application passes NULL: enough work-groups to
+/// keep every worker busy (8 per worker), each as large as that allows (up to 1024 items:
+/// work-item loops amortize their overhead and vectorize better on larger groups), made of
+/// divisors of the global sizes as OpenCL 1.2 requires.
+pub fn choose_local_size(
+    global: [usize; 3],
+    dims: usize,
+    workers: usize,
+    max_items: usize,
+) -> [usize; 3] {
+    let total: usize = global[..dims].iter().product();
+    let mut budget = (total / (workers.max(1) * 8)).clamp(1, max_items.min(1024));
+    let mut local = [1usize; 3];
+    for d in 0..dims {
+        let limit = budget.min(limits::MAX_WORK_ITEM_SIZES[d]);
+        local[d] = largest_divisor_at_most(global[d], limit);
+        budget = (budget / local[d]).max(1);
+    }
+    local
+}
+
+fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
+    (1..=limit.min(n))
+        .rev()
+        .find(|d| n.is_multiple_of(*d))
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests;

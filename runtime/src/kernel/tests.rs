@@ -1,0 +1,319 @@
+//! Kernels launched with Rust work-group functions standing in for compiled code.
+
+use super::*;
+use crate::context::{Context, ContextProperties};
+use crate::memory::Storage;
+use crate::platform::Platform;
+use crate::queue::{Queue, QueueOrder};
+use clift_compiler::kernel::{KernelParam, ParamInfo};
+
+fn param(kind: ParamKind, offset: usize) -> KernelParam {
+    let info = ParamInfo {
+        name: String::new(),
+        type_name: String::new(),
+        address_qualifier: 0,
+        access_qualifier: 0,
+        type_qualifier: 0,
+    };
+    KernelParam { kind, offset, info }
+}
+
+fn code(
+    entry: clift_compiler::kernel::WorkGroupFn,
+    params: Vec<KernelParam>,
+    args_size: usize,
+) -> Arc<KernelCode> {
+    Arc::new(KernelCode {
+        name: "test".into(),
+        params,
+        args_size,
+        static_local_size: 0,
+        reqd_work_group_size: None,
+        attributes: String::new(),
+        private_mem_size: 0,
+        arg_info: false,
+        entry,
+        code_owner: None,
+    })
+}
+
+struct Setup {
+    device: Arc<Device>,
+    context: Arc<Context>,
+    queue: Arc<Queue>,
+    program: Arc<Program>,
+}
+
+fn setup() -> Setup {
+    let device = Arc::clone(&Platform::get().devices()[0]);
+    let context = Context::new(
+        vec![Arc::clone(&device)],
+        ContextProperties::default(),
+        None,
+    );
+    let queue = Queue::new(Arc::clone(&context), Arc::clone(&device), 0).unwrap();
+    let program = Program::with_source(Arc::clone(&context), b"".to_vec());
+    Setup {
+        device,
+        context,
+        queue,
+        program,
+    }
+}
+
+fn buffer(context: &Arc<Context>, bytes: &[u8]) -> Arc<Mem> {
+    let storage = Storage::allocate(bytes.len()).unwrap();
+    // SAFETY: a fresh allocation of `bytes.len()` bytes.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), storage.as_ptr(), bytes.len()) };
+    Mem::buffer(
+        Arc::clone(context),
+        CL_MEM_READ_WRITE,
+        storage,
+        std::ptr::null_mut(),
+    )
+}
+
+/// Reads the `u64` slot at `offset` of an argument block.
+///
+/// # Safety
+/// `args` must hold 8 bytes at `offset`.
+unsafe fn slot(args: *const u8, offset: usize) -> u64 {
+    // SAFETY: the caller's contract.
+    unsafe { args.add(offset).cast::<u64>().read_unaligned() }
+}
+
+/// c[i] = a[i] + b[i] for i < n: pointers at 0, 8, 16; n (uint) at 24.
+unsafe extern "C" fn vector_add(args: *const u8, group: *const WorkGroup) {
+    // SAFETY: the launch passes the block `prepare` built and a valid group.
+    let (a, b, c, n, g) = unsafe {
+        (
+            slot(args, 0) as *const f32,
+            slot(args, 8) as *const f32,
+            slot(args, 16) as *mut f32,
+            args.add(24).cast::<u32>().read_unaligned() as u64,
+            &*group,
+        )
+    };
+    for lid in 0..g.local_size[0] {
+        let gid = g.group_id[0] * g.local_size[0] + lid + g.global_offset[0];
+        if gid < n {
+            // SAFETY: gid < n, the buffers' length.
+            unsafe { *c.add(gid as usize) = *a.add(gid as usize) + *b.add(gid as usize) };
+        }
+    }
+}
+
+/// Each group sums its items into local memory (a __local arg at slot 8), then writes the
+/// group's sum to out[group] (out at slot 0). Input is the global id.
+unsafe extern "C" fn group_sums(args: *const u8, group: *const WorkGroup) {
+    // SAFETY: as above; the local slot holds an offset into the group's local memory.
+    let (out, scratch, g) = unsafe {
+        let g = &*group;
+        (
+            slot(args, 0) as *mut u64,
+            g.local_memory.add(slot(args, 8) as usize).cast::<u64>(),
+            g,
+        )
+    };
+    let items = g.local_size[0] as usize;
+    for lid in 0..items {
+        // SAFETY: the local argument was set to `items` u64s.
+        unsafe { *scratch.add(lid) = g.group_id[0] * g.local_size[0] + lid as u64 };
+    }
+    // (the "barrier": the next loop runs after every item's write)
+    // SAFETY: as above.
+    let sum: u64 = (0..items).map(|i| unsafe { *scratch.add(i) }).sum();
+    // SAFETY: out holds one u64 per group.
+    unsafe { *out.add(g.group_id[0] as usize) = sum };
+}
+
+#[test]
+fn vector_add_runs_over_every_group_with_an_offset() {
+    let s = setup();
+    let n = 1000u32;
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..n).map(|i| (2 * i) as f32).collect();
+    let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+    let (ma, mb, mc) = (
+        buffer(&s.context, &bytes(&a)),
+        buffer(&s.context, &bytes(&b)),
+        buffer(&s.context, &vec![0; 4000]),
+    );
+    let params = vec![
+        param(ParamKind::Buffer { constant: false }, 0),
+        param(ParamKind::Buffer { constant: false }, 8),
+        param(ParamKind::Buffer { constant: false }, 16),
+        param(ParamKind::Value { size: 4 }, 24),
+    ];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 28));
+    assert_eq!(
+        kernel.prepare(&s.device).err(),
+        Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
+    );
+    kernel.set_arg(0, ArgValue::Buffer(Some(ma))).unwrap();
+    kernel.set_arg(1, ArgValue::Buffer(Some(mb))).unwrap();
+    kernel
+        .set_arg(2, ArgValue::Buffer(Some(Arc::clone(&mc))))
+        .unwrap();
+    kernel
+        .set_arg(3, ArgValue::Bytes(n.to_ne_bytes().to_vec()))
+        .unwrap();
+    assert_eq!(
+        kernel.set_arg(4, ArgValue::Local(4)).err(),
+        Some(crate::ClError(CL_INVALID_ARG_INDEX))
+    );
+    // Items 100..1000 in groups of 100 (9 groups), offset 100: the first 100 stay 0.
+    let range = kernel
+        .ndrange(
+            &s.device,
+            1,
+            Some([100, 0, 0]),
+            Some([900, 1, 1]),
+            Some([100, 1, 1]),
+        )
+        .unwrap();
+    let launch = kernel.prepare(&s.device).unwrap();
+    let device = Arc::clone(&s.device);
+    let event = s.queue.enqueue(
+        CL_COMMAND_NDRANGE_KERNEL,
+        Vec::new(),
+        QueueOrder::Command,
+        true,
+        Box::new(move || launch.run(&device, range)),
+    );
+    assert_eq!(event.wait(), CL_COMPLETE);
+    // SAFETY: the buffer holds 1000 floats and the command has completed.
+    let c = unsafe { std::slice::from_raw_parts(mc.base().cast::<f32>(), 1000) };
+    assert!(c[..100].iter().all(|&x| x == 0.0));
+    assert!((100..1000).all(|i| c[i] == 3.0 * i as f32));
+}
+
+#[test]
+fn local_arguments_get_their_own_memory_per_group() {
+    let s = setup();
+    let groups = 37usize;
+    let items = 64usize;
+    let out = buffer(&s.context, &vec![0; groups * 8]);
+    let params = vec![
+        param(ParamKind::Buffer { constant: false }, 0),
+        param(ParamKind::Local, 8),
+    ];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(group_sums, params, 16));
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&out))))
+        .unwrap();
+    kernel.set_arg(1, ArgValue::Local(items * 8)).unwrap();
+    assert_eq!(kernel.local_mem_size(), items * 8);
+    let range = kernel
+        .ndrange(
+            &s.device,
+            1,
+            None,
+            Some([groups * items, 1, 1]),
+            Some([items, 1, 1]),
+        )
+        .unwrap();
+    let launch = kernel.prepare(&s.device).unwrap();
+    launch.run(&s.device, range).unwrap();
+    // SAFETY: one u64 per group, written by the completed run.
+    let sums = unsafe { std::slice::from_raw_parts(out.base().cast::<u64>(), groups) };
+    for (g, &sum) in sums.iter().enumerate() {
+        let first = (g * items) as u64;
+        assert_eq!(sum, (first..first + items as u64).sum::<u64>(), "group {g}");
+    }
+}
+
+#[test]
+fn work_size_rules() {
+    let s = setup();
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, Vec::new(), 0));
+    let err = |r: ClResult<NdRange>| r.err().map(|e| e.code());
+    let d = &s.device;
+    assert_eq!(
+        err(kernel.ndrange(d, 0, None, Some([8, 1, 1]), None)),
+        Some(CL_INVALID_WORK_DIMENSION)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 4, None, Some([8, 1, 1]), None)),
+        Some(CL_INVALID_WORK_DIMENSION)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 1, None, None, None)),
+        Some(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 2, None, Some([8, 0, 1]), None)),
+        Some(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 1, Some([usize::MAX, 0, 0]), Some([8, 1, 1]), None)),
+        Some(CL_INVALID_GLOBAL_OFFSET)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 1, None, Some([10, 1, 1]), Some([3, 1, 1]))),
+        Some(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 1, None, Some([8192, 1, 1]), Some([8192, 1, 1]))),
+        Some(CL_INVALID_WORK_ITEM_SIZE)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 2, None, Some([128, 128, 1]), Some([128, 64, 1]))),
+        Some(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    // Unused dimensions are ignored (and reported as 1).
+    let r = kernel
+        .ndrange(d, 1, None, Some([12, 0, 0]), Some([4, 0, 0]))
+        .unwrap();
+    assert_eq!(
+        (r.global, r.local, r.groups()),
+        ([12, 1, 1], [4, 1, 1], [3, 1, 1])
+    );
+}
+
+#[test]
+fn reqd_work_group_size_is_enforced() {
+    let s = setup();
+    let mut c = (*code(vector_add, Vec::new(), 0)).clone();
+    c.reqd_work_group_size = Some([8, 2, 1]);
+    let kernel = Kernel::new(Arc::clone(&s.program), Arc::new(c));
+    assert_eq!(kernel.max_work_group_size(), 16);
+    let d = &s.device;
+    assert!(
+        kernel
+            .ndrange(d, 2, None, Some([16, 4, 1]), Some([8, 2, 1]))
+            .is_ok()
+    );
+    assert_eq!(
+        kernel
+            .ndrange(d, 2, None, Some([16, 4, 1]), Some([4, 4, 1]))
+            .err()
+            .map(|e| e.code()),
+        Some(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    assert_eq!(
+        kernel
+            .ndrange(d, 2, None, Some([16, 4, 1]), None)
+            .err()
+            .map(|e| e.code()),
+        Some(CL_INVALID_WORK_GROUP_SIZE)
+    );
+}
+
+#[test]
+fn the_driver_picks_divisors_that_keep_every_worker_busy() {
+    assert_eq!(
+        choose_local_size([1 << 20, 1, 1], 1, 16, 4096),
+        [1024, 1, 1]
+    );
+    assert_eq!(choose_local_size([1000, 1, 1], 1, 2, 4096), [50, 1, 1]);
+    assert_eq!(choose_local_size([997, 1, 1], 1, 2, 4096), [1, 1, 1]);
+    assert_eq!(choose_local_size([7, 1, 1], 1, 16, 4096), [1, 1, 1]);
+    assert_eq!(choose_local_size([512, 512, 1], 2, 2, 4096), [512, 2, 1]);
+    assert_eq!(choose_local_size([64, 64, 64], 3, 4, 4096), [64, 16, 1]);
+    for (global, dims) in [([96, 40, 7], 3), ([1 << 16, 3, 1], 2)] {
+        let local = choose_local_size(global, dims, 2, 256);
+        assert!((0..3).all(|d| global[d] % local[d] == 0));
+        assert!(local.iter().product::<usize>() <= 256);
+    }
+}

@@ -26,10 +26,17 @@ pub type Work = Box<dyn FnOnce() -> ClResult<()> + Send>;
 pub enum QueueOrder {
     /// An ordinary command.
     Command,
-    /// Waits for every command enqueued before it (a marker or barrier without a wait list).
+    /// Waits for every command enqueued before it (a marker without a wait list).
     AfterAll,
-    /// Like `AfterAll`, and every later command waits for it (`clEnqueueBarrier*`).
-    Barrier,
+    /// Every later command waits for it (`clEnqueueBarrier*`, `clEnqueueWaitForEvents`);
+    /// with `after_all` it also waits for every earlier command, else only its wait list.
+    Barrier { after_all: bool },
+}
+
+impl QueueOrder {
+    fn waits_for_all(self) -> bool {
+        matches!(self, QueueOrder::AfterAll | QueueOrder::Barrier { after_all: true })
+    }
 }
 
 struct QueueState {
@@ -132,12 +139,12 @@ impl Queue {
         {
             let mut state = self.state.lock();
             state.unfinished.retain(|e| !e.is_finished());
-            if ordering != QueueOrder::Command {
+            if ordering.waits_for_all() {
                 deps.extend(state.unfinished.iter().cloned());
             }
             if self.is_out_of_order() {
                 deps.extend(state.barrier.iter().cloned());
-                if ordering == QueueOrder::Barrier {
+                if matches!(ordering, QueueOrder::Barrier { .. }) {
                     state.barrier = Some(Arc::clone(&event));
                 }
             } else {

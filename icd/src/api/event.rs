@@ -143,7 +143,10 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
             return fail(CL_INVALID_CONTEXT);
         }
         let noop: Work = Box::new(|| Ok(()));
-        let event = queue.enqueue(CL_COMMAND_MARKER, events, QueueOrder::Command, false, noop);
+        // "Enqueues a wait for a specific event or a list of events to complete before any
+        // future commands queued in the command-queue are executed": a barrier on the list.
+        let order = QueueOrder::Barrier { after_all: false };
+        let event = queue.enqueue(CL_COMMAND_MARKER, events, order, false, noop);
         drop(event);
         Ok(())
     })

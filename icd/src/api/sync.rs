@@ -28,8 +28,10 @@ unsafe fn sync_point(
     let queue = shared_queue(command_queue)?;
     // SAFETY: forwarded contract.
     let waits = unsafe { wait_list(&queue, waits, num_waits) }?;
+    // "waits for either a list of events to complete, or if the list is empty it waits for
+    // all commands previously enqueued"; a barrier also holds back every later command.
     let order = match (barrier, waits.is_empty()) {
-        (true, _) => QueueOrder::Barrier,
+        (true, after_all) => QueueOrder::Barrier { after_all },
         (false, true) => QueueOrder::AfterAll,
         (false, false) => QueueOrder::Command,
     };
@@ -130,7 +132,7 @@ pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl
 struct NativeArgs {
     block: Vec<u8>,
     /// Where in `block` each memory object's pointer goes.
-    slots: Vec<(usize, Arc<clift_runtime::memory::Mem>)>,
+    slots: Vec<(usize, Option<Arc<clift_runtime::memory::Mem>>)>,
 }
 
 #[unsafe(no_mangle)]
@@ -177,9 +179,15 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
         for i in 0..num_mem_objects as usize {
             // SAFETY: both arrays hold `num_mem_objects` entries.
             let (handle, loc) = unsafe { (mem_list.add(i).read(), args_mem_loc.add(i).read()) };
+            // "The buffer object values specified in mem_list are memory object handles
+            // (cl_mem values) returned by clCreateBuffer or NULL"; otherwise
             // "CL_INVALID_MEM_OBJECT if one or more memory objects specified in mem_list are
             // not valid or are not buffer objects."
-            let mem = buffer_for(queue.context(), handle)?;
+            let mem = if handle.is_null() {
+                None
+            } else {
+                Some(buffer_for(queue.context(), handle)?)
+            };
             let offset = (loc as usize).wrapping_sub(args as usize);
             if offset
                 .checked_add(size_of::<*mut c_void>())
@@ -194,7 +202,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
         let mut native = NativeArgs { block, slots };
         let work: Work = Box::new(move || {
             for (offset, mem) in &native.slots {
-                let address = mem.base() as usize;
+                let address = mem.as_ref().map_or(0, |m| m.base() as usize);
                 native.block[*offset..*offset + size_of::<usize>()]
                     .copy_from_slice(&address.to_ne_bytes());
             }

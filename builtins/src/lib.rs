@@ -4,6 +4,16 @@
 //!   in the specification's own notation (`gentype`, `intn`, ...). The compiler resolves
 //!   builtin calls against it; nothing else lists builtins by hand.
 //! - [`types`]: the scalar types shared with the compiler and the type language of that table.
+//! - [`convert`], [`half`], [`integer`]: `convert_*` (6.2.3), the half conversions of
+//!   `vload_half`/`vstore_half` (6.12.7) and the integer functions (6.12.3): the `extern "C"`
+//!   functions compiled kernels call by symbol, each module's `symbols()`, and exact reference
+//!   definitions for tests and constant folding.
+//! - [`math`]: the scalar math functions of 6.12.2 for `float` and `double` (and the `half_`
+//!   and `native_` ones), within the ULP bounds of section 7.4, by symbol (`math::symbols()`).
 
+pub mod convert;
+pub mod half;
+pub mod integer;
+pub mod math;
 pub mod signatures;
 pub mod types;

@@ -35,6 +35,9 @@ pub struct WorkGroup {
     /// The group's local memory: kernel-scope `__local` variables first, then the `__local`
     /// pointer arguments at the offsets their argument slots hold.
     pub local_memory: *mut u8,
+    /// Per-work-item frames of kernels with barriers: [`KernelCode::frame_size`] bytes for
+    /// each work-item, in linear local-id order (NULL for kernels without barriers).
+    pub private_frames: *mut u8,
 }
 
 impl WorkGroup {
@@ -46,6 +49,7 @@ impl WorkGroup {
     pub const OFFSET_NUM_GROUPS: i32 = 80;
     pub const OFFSET_GROUP_ID: i32 = 104;
     pub const OFFSET_LOCAL_MEMORY: i32 = 128;
+    pub const OFFSET_PRIVATE_FRAMES: i32 = 136;
 }
 
 /// The machine code of a work-group function.
@@ -106,6 +110,9 @@ pub struct KernelCode {
     pub attributes: String,
     /// `CL_KERNEL_PRIVATE_MEM_SIZE`: bytes of private memory per work-item.
     pub private_mem_size: usize,
+    /// Bytes of the per-work-item frame a kernel with barriers keeps its variables in (0
+    /// for kernels without barriers); the runtime provides one per work-item.
+    pub frame_size: usize,
     /// Whether the program was built with `-cl-kernel-arg-info` (`clGetKernelArgInfo`).
     pub arg_info: bool,
     pub entry: WorkGroupFn,

@@ -6,6 +6,8 @@
 //! frontend (preprocessor, parser, semantic analysis) and the lowering to Cranelift IR come
 //! with their issues. The crate knows nothing of the runtime or the C API.
 
+pub mod build;
+pub mod codegen;
 pub mod frontend;
 pub mod jit;
 pub mod kernel;

@@ -1934,3 +1934,501 @@ impl Drop for Watchdog {
         }
     }
 }
+
+// Programs and kernels.
+//
+// The same conventions: handles are opaque values, other pointers come from references and
+// slices. Strings the API takes are `&CStr` (so that a test can pass exactly the bytes it
+// means, options included).
+
+plain!(u8, i8, u16, i16, f32, f64);
+
+// SAFETY: an array of plain values has no padding between or around its elements, and any
+// bits are valid for each element.
+unsafe impl<T: Plain, const N: usize> Plain for [T; N] {}
+
+/// The bytes of a slice of plain values, as a kernel argument or a buffer's contents.
+pub fn bytes_of<T: Plain>(values: &[T]) -> &[u8] {
+    // SAFETY: `T: Plain` has no padding, so every byte of the slice is initialised; the
+    // length is the slice's size in bytes and the lifetime is the slice's.
+    unsafe { std::slice::from_raw_parts(values.as_ptr().cast(), size_of_val(values)) }
+}
+
+/// `pfn_notify` of `clBuildProgram`, `clCompileProgram` and `clLinkProgram`.
+pub type ProgramNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
+
+/// The pointer of an optional option string: NULL for `None`.
+fn c_str_ptr(text: Option<&CStr>) -> *const c_char {
+    text.map_or(null(), CStr::as_ptr)
+}
+
+/// The pointer of an optional list: NULL for `None`.
+fn list_ptr<T>(list: Option<&[T]>) -> *const T {
+    list.map_or(null(), <[T]>::as_ptr)
+}
+
+/// Asserts that a count passed with an input list fits in it.
+fn within<T>(count: cl_uint, list: Option<&[T]>) {
+    if let Some(list) = list {
+        assert!(count as usize <= list.len(), "the count exceeds the list");
+    }
+}
+
+/// Asserts that a work-size array given to `clEnqueueNDRangeKernel` holds `work_dim`
+/// entries, so that the implementation's reads stay inside it.
+fn sizes_ptr(work_dim: cl_uint, sizes: Option<&[usize]>) -> *const usize {
+    if let Some(sizes) = sizes {
+        assert!(
+            work_dim as usize <= sizes.len(),
+            "a work-size array needs work_dim entries"
+        );
+    }
+    list_ptr(sizes)
+}
+
+#[expect(
+    clippy::not_unsafe_ptr_arg_deref,
+    reason = "handles are opaque values the implementation validates (see the crate docs)"
+)]
+impl Api {
+    /// `clCreateProgramWithSource` as called; the program and the code written to
+    /// `errcode_ret`.
+    ///
+    /// # Safety
+    /// `strings` must be NULL or hold `count` entries, each NULL or valid for reads of its
+    /// length in `lengths` (or NUL-terminated where `lengths` is NULL or the length is 0);
+    /// `lengths` must be NULL or hold `count` entries.
+    pub unsafe fn create_program_with_source_raw(
+        &self,
+        context: cl_context,
+        count: cl_uint,
+        strings: *const *const c_char,
+        lengths: *const usize,
+    ) -> (cl_program, cl_int) {
+        let f = entry!(self.clCreateProgramWithSource);
+        let mut status = CL_SUCCESS;
+        // SAFETY: the caller's contract; `status` is a valid errcode_ret. The C prototype's
+        // `strings` is `const char **`; the implementation only reads through it.
+        let program = unsafe { f(context, count, strings.cast_mut(), lengths, &mut status) };
+        (program, status)
+    }
+
+    /// A program from Rust strings, passed with their lengths (no NUL needed).
+    pub fn create_program_with_source(
+        &self,
+        context: cl_context,
+        sources: &[&str],
+    ) -> Result<cl_program, cl_int> {
+        let strings: Vec<*const c_char> = sources.iter().map(|s| s.as_ptr().cast()).collect();
+        let lengths: Vec<usize> = sources.iter().map(|s| s.len()).collect();
+        let count = cl_uint::try_from(sources.len()).expect("string count");
+        // SAFETY: each string is valid for its length, both lists hold `count` entries.
+        created(unsafe {
+            self.create_program_with_source_raw(context, count, strings.as_ptr(), lengths.as_ptr())
+        })
+    }
+
+    /// `clRetainProgram`.
+    pub fn retain_program(&self, program: cl_program) -> cl_int {
+        let f = entry!(self.clRetainProgram);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(program) }
+    }
+
+    /// `clReleaseProgram`.
+    pub fn release_program(&self, program: cl_program) -> cl_int {
+        let f = entry!(self.clReleaseProgram);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(program) }
+    }
+
+    /// `clBuildProgram` as called, with NULL for each `None`.
+    ///
+    /// # Safety
+    /// `user_data` must stay valid for `pfn_notify` until it has been called (it may be
+    /// called on any thread, before or after this call returns).
+    pub unsafe fn build_program_raw(
+        &self,
+        program: cl_program,
+        num_devices: cl_uint,
+        devices: Option<&[cl_device_id]>,
+        options: Option<&CStr>,
+        pfn_notify: ProgramNotify,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        within(num_devices, devices);
+        let f = entry!(self.clBuildProgram);
+        // SAFETY: the device list is NULL or holds `num_devices` handles (checked); options
+        // NULL or NUL-terminated; the caller's contract for `user_data`.
+        unsafe {
+            f(
+                program,
+                num_devices,
+                list_ptr(devices),
+                c_str_ptr(options),
+                pfn_notify,
+                user_data,
+            )
+        }
+    }
+
+    /// `clBuildProgram` for every device of the program, with `options` and no callback.
+    pub fn build_program(&self, program: cl_program, options: &CStr) -> cl_int {
+        // SAFETY: no callback, no user data.
+        unsafe { self.build_program_raw(program, 0, None, Some(options), None, null_mut()) }
+    }
+
+    /// `clCompileProgram` as called, with NULL for each `None`.
+    ///
+    /// # Safety
+    /// `header_names` must be NULL or hold `num_input_headers` entries, each NULL or a
+    /// NUL-terminated string; `user_data` as for [`Api::build_program_raw`].
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn compile_program_raw(
+        &self,
+        program: cl_program,
+        num_devices: cl_uint,
+        devices: Option<&[cl_device_id]>,
+        options: Option<&CStr>,
+        num_input_headers: cl_uint,
+        input_headers: Option<&[cl_program]>,
+        header_names: *const *const c_char,
+        pfn_notify: ProgramNotify,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        within(num_devices, devices);
+        within(num_input_headers, input_headers);
+        let f = entry!(self.clCompileProgram);
+        // SAFETY: the lists are NULL or hold their counts (checked); the caller's contract
+        // for the names and `user_data`. The implementation only reads `header_names`.
+        unsafe {
+            f(
+                program,
+                num_devices,
+                list_ptr(devices),
+                c_str_ptr(options),
+                num_input_headers,
+                list_ptr(input_headers),
+                header_names.cast_mut(),
+                pfn_notify,
+                user_data,
+            )
+        }
+    }
+
+    /// `clCompileProgram` for every device of the program, with `options`, the embedded
+    /// headers `(program, include name)` and no callback.
+    pub fn compile_program(
+        &self,
+        program: cl_program,
+        options: &CStr,
+        headers: &[(cl_program, &CStr)],
+    ) -> cl_int {
+        let programs: Vec<cl_program> = headers.iter().map(|h| h.0).collect();
+        let names: Vec<*const c_char> = headers.iter().map(|h| h.1.as_ptr()).collect();
+        let count = cl_uint::try_from(headers.len()).expect("header count");
+        let (input_headers, header_names) = if headers.is_empty() {
+            (None, null())
+        } else {
+            (Some(programs.as_slice()), names.as_ptr())
+        };
+        // SAFETY: the names are NUL-terminated, one per header; no callback.
+        unsafe {
+            self.compile_program_raw(
+                program,
+                0,
+                None,
+                Some(options),
+                count,
+                input_headers,
+                header_names,
+                None,
+                null_mut(),
+            )
+        }
+    }
+
+    /// `clLinkProgram` as called, with NULL for each `None`; the program and the code
+    /// written to `errcode_ret`.
+    ///
+    /// # Safety
+    /// `user_data` as for [`Api::build_program_raw`].
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub unsafe fn link_program_raw(
+        &self,
+        context: cl_context,
+        num_devices: cl_uint,
+        devices: Option<&[cl_device_id]>,
+        options: Option<&CStr>,
+        num_input_programs: cl_uint,
+        input_programs: Option<&[cl_program]>,
+        pfn_notify: ProgramNotify,
+        user_data: *mut c_void,
+    ) -> (cl_program, cl_int) {
+        within(num_devices, devices);
+        within(num_input_programs, input_programs);
+        let f = entry!(self.clLinkProgram);
+        let mut status = CL_SUCCESS;
+        // SAFETY: the lists are NULL or hold their counts (checked); options NULL or
+        // NUL-terminated; the caller's contract for `user_data`; valid errcode_ret.
+        let program = unsafe {
+            f(
+                context,
+                num_devices,
+                list_ptr(devices),
+                c_str_ptr(options),
+                num_input_programs,
+                list_ptr(input_programs),
+                pfn_notify,
+                user_data,
+                &mut status,
+            )
+        };
+        (program, status)
+    }
+
+    /// `clLinkProgram` of `inputs` for every device of `context`, with `options` and no
+    /// callback.
+    pub fn link_program(
+        &self,
+        context: cl_context,
+        options: &CStr,
+        inputs: &[cl_program],
+    ) -> Result<cl_program, cl_int> {
+        let count = cl_uint::try_from(inputs.len()).expect("input count");
+        // SAFETY: no callback, no user data.
+        created(unsafe {
+            self.link_program_raw(
+                context,
+                0,
+                None,
+                Some(options),
+                count,
+                Some(inputs),
+                None,
+                null_mut(),
+            )
+        })
+    }
+
+    /// The bytes of a program info answer, by [`info_bytes`].
+    pub fn program_info(
+        &self,
+        program: cl_program,
+        param: cl_program_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetProgramInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(program, param, size, value, ret) })
+    }
+
+    /// The bytes of a program build info answer, by [`info_bytes`].
+    pub fn program_build_info(
+        &self,
+        program: cl_program,
+        device: cl_device_id,
+        param: cl_program_build_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetProgramBuildInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(program, device, param, size, value, ret) })
+    }
+
+    /// `CL_PROGRAM_BUILD_LOG` for `device` (panics on error).
+    pub fn build_log(&self, program: cl_program, device: cl_device_id) -> String {
+        string(
+            &self
+                .program_build_info(program, device, CL_PROGRAM_BUILD_LOG)
+                .unwrap_or_else(|e| panic!("clGetProgramBuildInfo(BUILD_LOG) failed: {e}")),
+        )
+    }
+
+    /// `CL_PROGRAM_BUILD_STATUS` for `device` (panics on error).
+    pub fn build_status(&self, program: cl_program, device: cl_device_id) -> cl_build_status {
+        scalar(
+            &self
+                .program_build_info(program, device, CL_PROGRAM_BUILD_STATUS)
+                .unwrap_or_else(|e| panic!("clGetProgramBuildInfo(BUILD_STATUS) failed: {e}")),
+        )
+    }
+
+    /// `clCreateKernel` as called, with NULL for `None`; the kernel and the code written to
+    /// `errcode_ret`.
+    pub fn create_kernel_raw(
+        &self,
+        program: cl_program,
+        name: Option<&CStr>,
+    ) -> (cl_kernel, cl_int) {
+        let f = entry!(self.clCreateKernel);
+        let mut status = CL_SUCCESS;
+        // SAFETY: the name is NULL or NUL-terminated; `status` is a valid errcode_ret.
+        let kernel = unsafe { f(program, c_str_ptr(name), &mut status) };
+        (kernel, status)
+    }
+
+    /// The kernel `name` of a built program.
+    pub fn create_kernel(&self, program: cl_program, name: &CStr) -> Result<cl_kernel, cl_int> {
+        created(self.create_kernel_raw(program, Some(name)))
+    }
+
+    /// `clCreateKernelsInProgram` as called, with NULL for each `None`.
+    pub fn create_kernels_in_program_raw(
+        &self,
+        program: cl_program,
+        num_kernels: cl_uint,
+        kernels: Option<&mut [cl_kernel]>,
+        num_kernels_ret: Option<&mut cl_uint>,
+    ) -> cl_int {
+        fits(num_kernels, &kernels);
+        let f = entry!(self.clCreateKernelsInProgram);
+        // SAFETY: `kernels` is NULL or holds at least `num_kernels` entries (checked);
+        // `num_kernels_ret` NULL or valid.
+        unsafe {
+            f(
+                program,
+                num_kernels,
+                out_ptr(kernels),
+                ret_ptr(num_kernels_ret),
+            )
+        }
+    }
+
+    /// `clRetainKernel`.
+    pub fn retain_kernel(&self, kernel: cl_kernel) -> cl_int {
+        let f = entry!(self.clRetainKernel);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(kernel) }
+    }
+
+    /// `clReleaseKernel`.
+    pub fn release_kernel(&self, kernel: cl_kernel) -> cl_int {
+        let f = entry!(self.clReleaseKernel);
+        // SAFETY: the handle follows the crate's handle contract; nothing else is passed.
+        unsafe { f(kernel) }
+    }
+
+    /// `clSetKernelArg` with `size` given apart from the value (NULL for `None`), so that
+    /// sizes the value does not have can be passed; a size larger than a given value panics.
+    pub fn set_kernel_arg_raw(
+        &self,
+        kernel: cl_kernel,
+        index: cl_uint,
+        size: usize,
+        value: Option<&[u8]>,
+    ) -> cl_int {
+        if let Some(value) = value {
+            assert!(size <= value.len(), "arg_size exceeds the value");
+        }
+        let f = entry!(self.clSetKernelArg);
+        // SAFETY: the value is NULL or holds `size` bytes (checked), read during the call.
+        unsafe {
+            f(
+                kernel,
+                index,
+                size,
+                value.map_or(null(), |v| v.as_ptr().cast()),
+            )
+        }
+    }
+
+    /// `clSetKernelArg` with the bytes of `value`.
+    pub fn set_kernel_arg<T: Plain>(&self, kernel: cl_kernel, index: cl_uint, value: T) -> cl_int {
+        self.set_kernel_arg_raw(
+            kernel,
+            index,
+            size_of::<T>(),
+            Some(bytes_of(std::slice::from_ref(&value))),
+        )
+    }
+
+    /// `clSetKernelArg` of a memory object (a `cl_mem` value; NULL passes a NULL buffer).
+    pub fn set_kernel_arg_mem(&self, kernel: cl_kernel, index: cl_uint, mem: cl_mem) -> cl_int {
+        self.set_kernel_arg(kernel, index, mem.cast::<c_void>())
+    }
+
+    /// `clSetKernelArg` of a `__local` argument: `size` bytes and a NULL value.
+    pub fn set_kernel_arg_local(&self, kernel: cl_kernel, index: cl_uint, size: usize) -> cl_int {
+        self.set_kernel_arg_raw(kernel, index, size, None)
+    }
+
+    /// The bytes of a kernel info answer, by [`info_bytes`].
+    pub fn kernel_info(&self, kernel: cl_kernel, param: cl_kernel_info) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetKernelInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(kernel, param, size, value, ret) })
+    }
+
+    /// The bytes of a kernel work-group info answer, by [`info_bytes`].
+    pub fn kernel_work_group_info(
+        &self,
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param: cl_kernel_work_group_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetKernelWorkGroupInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(kernel, device, param, size, value, ret) })
+    }
+
+    /// The bytes of a kernel argument info answer, by [`info_bytes`].
+    pub fn kernel_arg_info(
+        &self,
+        kernel: cl_kernel,
+        index: cl_uint,
+        param: cl_kernel_arg_info,
+    ) -> Result<Vec<u8>, cl_int> {
+        let f = entry!(self.clGetKernelArgInfo);
+        // SAFETY: `info_bytes` passes a buffer of the size it states and a valid size_ret.
+        info_bytes(|size, value, ret| unsafe { f(kernel, index, param, size, value, ret) })
+    }
+
+    /// `clEnqueueNDRangeKernel`, with NULL for each `None` array; each given array must hold
+    /// `work_dim` entries.
+    #[expect(clippy::too_many_arguments, reason = "the C signature")]
+    pub fn enqueue_nd_range_kernel(
+        &self,
+        queue: cl_command_queue,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        offset: Option<&[usize]>,
+        global: Option<&[usize]>,
+        local: Option<&[usize]>,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueNDRangeKernel);
+        let (offset, global, local) = (
+            sizes_ptr(work_dim, offset),
+            sizes_ptr(work_dim, global),
+            sizes_ptr(work_dim, local),
+        );
+        // SAFETY: each array is NULL or holds `work_dim` entries (checked); the wait list
+        // holds `count` handles; `event` is NULL or a valid out-parameter.
+        unsafe {
+            f(
+                queue,
+                kernel,
+                work_dim,
+                offset,
+                global,
+                local,
+                waits.count(),
+                waits.ptr(),
+                ret_ptr(event),
+            )
+        }
+    }
+
+    /// `clEnqueueTask`.
+    pub fn enqueue_task(
+        &self,
+        queue: cl_command_queue,
+        kernel: cl_kernel,
+        waits: Waits<'_>,
+        event: Option<&mut cl_event>,
+    ) -> cl_int {
+        let f = entry!(self.clEnqueueTask);
+        // SAFETY: the wait list holds `count` handles; `event` is NULL or valid.
+        unsafe { f(queue, kernel, waits.count(), waits.ptr(), ret_ptr(event)) }
+    }
+}

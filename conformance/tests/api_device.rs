@@ -500,7 +500,6 @@ fn driver_version_is_major_dot_minor() {
 }
 
 #[test]
-#[ignore = "needs the OpenCL C compiler, which has not landed yet (docs/CONFORMANCE.md)"]
 fn compiler_is_available_in_the_full_profile() {
     // CL_DEVICE_COMPILER_AVAILABLE: "This can be CL_FALSE for the embedded platform profile
     // only."
@@ -508,7 +507,6 @@ fn compiler_is_available_in_the_full_profile() {
 }
 
 #[test]
-#[ignore = "needs the OpenCL C compiler, which has not landed yet (docs/CONFORMANCE.md)"]
 fn linker_is_available_in_the_full_profile() {
     // CL_DEVICE_LINKER_AVAILABLE: "This can be CL_FALSE for the embedded platform profile
     // only. This must be CL_TRUE if CL_DEVICE_COMPILER_AVAILABLE is CL_TRUE."
@@ -516,7 +514,6 @@ fn linker_is_available_in_the_full_profile() {
 }
 
 #[test]
-#[ignore = "needs the OpenCL C compiler, which has not landed yet (docs/CONFORMANCE.md)"]
 fn required_extensions_are_reported() {
     // "The following approved Khronos extension names must be returned by all device that
     // support OpenCL C 1.2: cl_khr_global_int32_base_atomics, ..._extended_atomics,

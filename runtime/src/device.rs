@@ -43,6 +43,18 @@ pub mod limits {
     pub const PROFILING_TIMER_RESOLUTION_NS: usize = 1;
 }
 
+/// The OpenCL C extensions clift's compiler implements (each also a preprocessor macro).
+pub const OPENCL_C_EXTENSIONS: &[&str] = &[
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_fp64",
+];
+
 /// How a sub-device was made: the request of `clCreateSubDevices`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PartitionRequest {
@@ -164,12 +176,12 @@ impl Device {
         }
     }
 
-    /// `CL_DEVICE_EXTENSIONS`: the device extensions that work today. The platform's
-    /// extensions "must be supported by all devices associated with this platform", so they
-    /// are listed here too. The required OpenCL C extensions (atomics, byte-addressable
-    /// stores) arrive with the compiler.
-    pub fn extensions(&self) -> &'static str {
-        crate::platform::EXTENSIONS
+    /// `CL_DEVICE_EXTENSIONS`: the OpenCL C extensions the compiler implements, and the
+    /// platform's (which "must be supported by all devices associated with this platform").
+    pub fn extensions(&self) -> String {
+        let mut list: Vec<&str> = OPENCL_C_EXTENSIONS.to_vec();
+        list.push(crate::platform::EXTENSIONS);
+        list.join(" ")
     }
 
     /// `CL_DEVICE_IMAGE_SUPPORT`: images (and so samplers) are not supported yet; the image

@@ -58,6 +58,9 @@ impl NdRange {
 
 impl Kernel {
     pub fn new(program: Arc<Program>, code: Arc<KernelCode>) -> Arc<Kernel> {
+        program
+            .attached_kernels
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         let args = Mutex::new(vec![None; code.params.len()]);
         Arc::new(Kernel {
             header: Header::new(ObjectKind::Kernel),
@@ -230,6 +233,14 @@ impl Kernel {
     }
 }
 
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program
+            .attached_kernels
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
 /// A launch with its arguments captured (at enqueue time, as the spec requires).
 pub struct PreparedLaunch {
     code: Arc<KernelCode>,
@@ -253,14 +264,31 @@ impl PreparedLaunch {
             num_groups: groups.map(|v| v as u64),
             group_id: [0; 3],
             local_memory: std::ptr::null_mut(),
+            private_frames: std::ptr::null_mut(),
         };
         let entry = self.code.entry;
+        // Kernels with barriers keep each work-item's variables in a frame after the local
+        // memory proper.
+        let frames_offset = self.local_size.next_multiple_of(16);
+        let items: usize = range.local.iter().product();
+        let frame_bytes = self.code.frame_size * items;
+        let local_total = if frame_bytes > 0 {
+            frames_offset + frame_bytes
+        } else {
+            self.local_size
+        };
         let args = self.block.as_ptr() as usize;
         let _keep_alive = &self.buffers;
-        executor.run_ndrange(groups, self.local_size, &|g| {
+        executor.run_ndrange(groups, local_total, &|g| {
+            let local = g.local.as_mut_ptr();
             let group = WorkGroup {
                 group_id: g.group_id.map(|v| v as u64),
-                local_memory: g.local.as_mut_ptr(),
+                local_memory: local,
+                private_frames: if frame_bytes > 0 {
+                    local.wrapping_add(frames_offset)
+                } else {
+                    std::ptr::null_mut()
+                },
                 ..base
             };
             // SAFETY: `entry` is a work-group function compiled for this kernel's argument

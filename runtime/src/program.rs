@@ -22,17 +22,26 @@ use crate::device::Device;
 use crate::error::{ClResult, fail};
 use crate::object::{ClObject, Header, ObjectKind};
 
-/// The build log of a build or compile that could not run.
-pub const NO_COMPILER_LOG: &str = "clift: the OpenCL C compiler is not available yet";
-
-/// A successfully built program executable for a device.
-///
-/// No build can succeed and no binary can be loaded before the compiler lands, so the type has
-/// no values: [`Program::executable`] always answers `CL_INVALID_PROGRAM_EXECUTABLE`, and a
-/// caller that goes on to use the executable writes `match program.executable()? {}`, which
-/// the type checker accepts only because that point cannot be reached.
+/// A successfully built program executable: its kernels, compiled.
 #[derive(Debug)]
-pub enum Executable {}
+pub struct Executable {
+    pub kernels: Vec<Arc<clift_compiler::kernel::KernelCode>>,
+}
+
+impl Executable {
+    pub fn kernel(&self, name: &str) -> Option<&Arc<clift_compiler::kernel::KernelCode>> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// `CL_PROGRAM_KERNEL_NAMES`: "a semi-colon separated list of kernel names".
+    pub fn kernel_names(&self) -> String {
+        self.kernels
+            .iter()
+            .map(|k| k.name.as_str())
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+}
 
 /// What the last `clBuildProgram`, `clCompileProgram` or `clLinkProgram` did for one device
 /// (`clGetProgramBuildInfo`).
@@ -59,6 +68,53 @@ impl Default for BuildRecord {
     }
 }
 
+/// The compiler's options for a build with these `clBuildProgram` options on clift's CPU
+/// device (the extensions it supports, its OpenCL C version, the -D/-I/-cl-* options).
+pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOptions {
+    use clift_compiler::frontend::preprocess::PreprocessOptions;
+    let extensions = crate::device::OPENCL_C_EXTENSIONS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    clift_compiler::build::BuildOptions {
+        preprocess: PreprocessOptions {
+            defines: options
+                .defines
+                .iter()
+                .map(|(n, v)| {
+                    (
+                        n.clone(),
+                        v.as_ref().map(|v| String::from_utf8_lossy(v).into_owned()),
+                    )
+                })
+                .collect(),
+            include_dirs: options.include_dirs.clone(),
+            extensions,
+            fast_relaxed_math: options.math.fast_relaxed_math,
+            fp64: true,
+            opencl_c_version: if options.cl_std == Some(ClStd::Cl11) {
+                110
+            } else {
+                120
+            },
+            ..PreprocessOptions::default()
+        },
+        sema: clift_compiler::frontend::sema::Options {
+            fp64_supported: true,
+            fp16_supported: false,
+            int64_atomics_supported: true,
+            single_precision_constant: options.single_precision_constant,
+            kernel_arg_info: options.kernel_arg_info,
+        },
+        codegen: clift_compiler::codegen::CodegenOptions {
+            kernel_arg_info: options.kernel_arg_info,
+            mad_enable: options.mad_enable,
+        },
+        suppress_warnings: options.no_warnings,
+        warnings_are_errors: options.warnings_are_errors,
+    }
+}
+
 /// A program object.
 #[repr(C)]
 pub struct Program {
@@ -70,6 +126,13 @@ pub struct Program {
     source: Vec<u8>,
     /// One record per entry of `devices`, in the same order.
     builds: Mutex<Vec<BuildRecord>>,
+    /// The executable of the last successful build, per device.
+    executables: Mutex<Vec<Option<Arc<Executable>>>>,
+    /// The compiled object (or library) of the last `clCompileProgram`, per device.
+    objects: Mutex<Vec<Option<Object>>>,
+    /// Kernel objects made from this program and still alive: "CL_INVALID_OPERATION if there
+    /// are kernel objects attached to program" forbids rebuilding under them.
+    pub(crate) attached_kernels: std::sync::atomic::AtomicUsize,
 }
 
 // SAFETY: `Program` is `#[repr(C)]` with its `Header` first.
@@ -86,12 +149,17 @@ impl Program {
     pub fn with_source(context: Arc<Context>, source: Vec<u8>) -> Arc<Program> {
         let devices = context.devices().to_vec();
         let builds = Mutex::new(vec![BuildRecord::default(); devices.len()]);
+        let executables = Mutex::new(vec![None; devices.len()]);
+        let objects = Mutex::new(vec![None; devices.len()]);
         Arc::new(Program {
             header: Header::new(ObjectKind::Program),
             context,
             devices,
             source,
             builds,
+            executables,
+            objects,
+            attached_kernels: std::sync::atomic::AtomicUsize::new(0),
         })
     }
 
@@ -127,63 +195,202 @@ impl Program {
 
     /// The executable of a successful build, which kernels and the kernel queries need:
     /// "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
-    /// program". None can exist yet (see [`Executable`]).
-    pub fn executable(&self) -> ClResult<Executable> {
-        fail(CL_INVALID_PROGRAM_EXECUTABLE)
+    /// program".
+    pub fn executable(&self) -> ClResult<Arc<Executable>> {
+        let executables = self.executables.lock();
+        match executables.iter().flatten().next() {
+            Some(e) => Ok(Arc::clone(e)),
+            None => fail(CL_INVALID_PROGRAM_EXECUTABLE),
+        }
+    }
+
+    /// Whether kernels made from this program are still alive.
+    pub fn has_kernels(&self) -> bool {
+        self.attached_kernels
+            .load(std::sync::atomic::Ordering::Acquire)
+            > 0
     }
 
     /// `clBuildProgram` for the devices at `devices` (indices into [`Program::devices`]),
     /// once the entry point has checked its arguments and `options` (see [`CompileOptions`]).
-    ///
-    /// "CL_COMPILER_NOT_AVAILABLE if program is created with clCreateProgramWithSource and a
-    /// compiler is not available". The attempt is recorded: the last build "generated an
-    /// error", so the status is `CL_BUILD_ERROR`, with the options and a log saying why.
+    /// A failed build records `CL_BUILD_ERROR` and its log and answers
+    /// `CL_BUILD_PROGRAM_FAILURE`.
     pub fn build(&self, devices: &[usize], options: &[u8]) -> ClResult<()> {
-        self.record_no_compiler(devices, options);
-        fail(CL_COMPILER_NOT_AVAILABLE)
-    }
-
-    /// `clCompileProgram`, as [`Program::build`]: "CL_COMPILER_NOT_AVAILABLE if a compiler is
-    /// not available".
-    pub fn compile(&self, devices: &[usize], options: &[u8]) -> ClResult<()> {
-        self.record_no_compiler(devices, options);
-        fail(CL_COMPILER_NOT_AVAILABLE)
-    }
-
-    fn record_no_compiler(&self, devices: &[usize], options: &[u8]) {
+        let parsed = CompileOptions::parse(options).or(fail(CL_INVALID_BUILD_OPTIONS))?;
+        let source = String::from_utf8_lossy(&self.source).into_owned();
+        let result = clift_compiler::build::build("<source>", &source, &build_options(&parsed));
         let mut builds = self.builds.lock();
+        let mut executables = self.executables.lock();
+        let (status, log, executable) = match result {
+            Ok(built) => (
+                CL_BUILD_SUCCESS,
+                built.log,
+                Some(Arc::new(Executable {
+                    kernels: built.kernels,
+                })),
+            ),
+            Err(log) => (CL_BUILD_ERROR, log, None),
+        };
         for &index in devices {
             builds[index] = BuildRecord {
-                status: CL_BUILD_ERROR,
+                status,
                 options: options.to_vec(),
-                log: NO_COMPILER_LOG.to_string(),
+                log: log.clone(),
             };
+            executables[index] = executable.clone();
+        }
+        if status == CL_BUILD_SUCCESS {
+            Ok(())
+        } else {
+            fail(CL_BUILD_PROGRAM_FAILURE)
+        }
+    }
+
+    /// `clCompileProgram`: checks the source with `options` and the embedded `headers`
+    /// (include name, source) and keeps the compiled object for `clLinkProgram`.
+    pub fn compile(
+        &self,
+        devices: &[usize],
+        options: &[u8],
+        headers: Vec<(String, String)>,
+    ) -> ClResult<()> {
+        let parsed = CompileOptions::parse(options).or(fail(CL_INVALID_COMPILER_OPTIONS))?;
+        let mut build = build_options(&parsed);
+        build.preprocess.headers = headers;
+        let source = String::from_utf8_lossy(&self.source).into_owned();
+        let result = clift_compiler::build::compile_object("<source>", &source, &build);
+        let mut builds = self.builds.lock();
+        let mut objects = self.objects.lock();
+        let (status, log, object) = match result {
+            Ok((text, log)) => (
+                CL_BUILD_SUCCESS,
+                log,
+                Some(Object {
+                    text: text.into(),
+                    library: false,
+                }),
+            ),
+            Err(log) => (CL_BUILD_ERROR, log, None),
+        };
+        for &index in devices {
+            builds[index] = BuildRecord {
+                status,
+                options: options.to_vec(),
+                log: log.clone(),
+            };
+            objects[index] = object.clone();
+        }
+        if status == CL_BUILD_SUCCESS {
+            Ok(())
+        } else {
+            fail(CL_COMPILE_PROGRAM_FAILURE)
         }
     }
 
     /// Whether the program holds a compiled object or a library for `device`, the inputs
-    /// `clLinkProgram` links. Neither can exist yet: compiles do not run and binaries do not
-    /// load.
-    pub fn has_object_for(&self, _device: &Device) -> bool {
-        false
+    /// `clLinkProgram` links.
+    pub fn has_object_for(&self, device: &Device) -> bool {
+        self.device_index(device)
+            .is_some_and(|i| self.objects.lock()[i].is_some())
+    }
+
+    fn object_for(&self, device: &Device) -> Option<Object> {
+        self.device_index(device)
+            .and_then(|i| self.objects.lock()[i].clone())
+    }
+
+    /// `CL_PROGRAM_BINARY_TYPE` for the device at `index`.
+    pub fn binary_type(&self, index: usize) -> cl_program_binary_type {
+        if self.executables.lock()[index].is_some() {
+            CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+        } else {
+            match &self.objects.lock()[index] {
+                Some(o) if o.library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
+                Some(_) => CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                None => CL_PROGRAM_BINARY_TYPE_NONE,
+            }
+        }
     }
 }
 
+/// A compiled object or library: the preprocessed program text.
+#[derive(Clone, Debug)]
+struct Object {
+    text: Arc<str>,
+    library: bool,
+}
+
 /// `clLinkProgram` for `devices` (already checked to be in the context) from `inputs`, once
-/// the entry point has checked its arguments and `options` (see [`LinkOptions`]).
-pub fn link(devices: &[Arc<Device>], inputs: &[Arc<Program>]) -> ClResult<Arc<Program>> {
+/// the entry point has checked its arguments and `options` (see [`LinkOptions`]): a new
+/// program holding a library (`-create-library`) or an executable.
+pub fn link(
+    context: Arc<Context>,
+    devices: &[Arc<Device>],
+    inputs: &[Arc<Program>],
+    options: &[u8],
+) -> ClResult<Arc<Program>> {
+    let parsed = LinkOptions::parse(options).or(fail(CL_INVALID_LINKER_OPTIONS))?;
     // "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or
     // libraries as described in input_programs argument above are not followed": for each
     // device, either all input programs have an object or library for it, or none has.
+    let mut text = String::new();
     for device in devices {
         let with_object = inputs.iter().filter(|p| p.has_object_for(device)).count();
-        if with_object != 0 && with_object != inputs.len() {
+        if with_object != inputs.len() {
             return fail(CL_INVALID_OPERATION);
         }
     }
-    // "CL_LINKER_NOT_AVAILABLE if a linker is not available i.e. CL_DEVICE_LINKER_AVAILABLE
-    // specified in table 4.3 is set to CL_FALSE."
-    fail(CL_LINKER_NOT_AVAILABLE)
+    if let Some(device) = devices.first() {
+        for p in inputs {
+            if let Some(o) = p.object_for(device) {
+                text.push_str(&o.text);
+            }
+        }
+    }
+    let program = Program::with_source(context, text.clone().into_bytes());
+    let indices: Vec<usize> = devices
+        .iter()
+        .filter_map(|d| program.device_index(d))
+        .collect();
+    if parsed.create_library {
+        let mut objects = program.objects.lock();
+        let mut builds = program.builds.lock();
+        for &i in &indices {
+            objects[i] = Some(Object {
+                text: text.clone().into(),
+                library: true,
+            });
+            builds[i] = BuildRecord {
+                status: CL_BUILD_SUCCESS,
+                options: options.to_vec(),
+                log: String::new(),
+            };
+        }
+        drop((objects, builds));
+        return Ok(program);
+    }
+    // The link options are the math options of a build.
+    let mut build_flags = Vec::new();
+    for (on, flag) in [
+        (parsed.math.fast_relaxed_math, "-cl-fast-relaxed-math "),
+        (parsed.math.finite_math_only, "-cl-finite-math-only "),
+        (
+            parsed.math.unsafe_math_optimizations,
+            "-cl-unsafe-math-optimizations ",
+        ),
+        (parsed.math.no_signed_zeros, "-cl-no-signed-zeros "),
+        (parsed.math.denorms_are_zero, "-cl-denorms-are-zero "),
+    ] {
+        if on {
+            build_flags.extend_from_slice(flag.as_bytes());
+        }
+    }
+    match program.build(&indices, &build_flags) {
+        Ok(()) => Ok(program),
+        // "CL_LINK_PROGRAM_FAILURE if there is a failure to link the compiled binaries
+        // and/or libraries."
+        Err(_) => fail(CL_LINK_PROGRAM_FAILURE),
+    }
 }
 
 /// An option string the spec's lists do not allow: "CL_INVALID_BUILD_OPTIONS if the build
@@ -446,31 +653,91 @@ mod tests {
         assert!(LinkOptions::parse(b"-D X").is_err());
     }
 
-    #[test]
-    fn build_records_start_empty_and_record_the_missing_compiler() {
+    fn program(source: &str) -> Arc<Program> {
         let devices = crate::platform::Platform::get().devices().to_vec();
         let context = Context::new(devices, Default::default(), None);
-        let program = Program::with_source(context, b"kernel void k() {}".to_vec());
-        assert_eq!(program.devices().len(), 1);
-        assert_eq!(program.device_index(&program.devices()[0]), Some(0));
-        assert_eq!(program.source(), b"kernel void k() {}");
-        assert_eq!(program.build_record(0), BuildRecord::default());
+        Program::with_source(context, source.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn builds_record_status_options_log_and_the_executable() {
+        let p = program("kernel void k(global int *x) { x[0] = 1; }\nkernel void j() {}");
+        assert_eq!(p.devices().len(), 1);
+        assert_eq!(p.device_index(&p.devices()[0]), Some(0));
+        assert_eq!(p.build_record(0), BuildRecord::default());
         assert_eq!(
-            program.build(&[0], b"-w").unwrap_err().code(),
-            CL_COMPILER_NOT_AVAILABLE
-        );
-        let record = program.build_record(0);
-        assert_eq!(record.status, CL_BUILD_ERROR);
-        assert_eq!(record.options, b"-w");
-        assert_eq!(record.log, NO_COMPILER_LOG);
-        assert_eq!(
-            program.executable().unwrap_err().code(),
+            p.executable().unwrap_err().code(),
             CL_INVALID_PROGRAM_EXECUTABLE
         );
-        let devices = program.devices().to_vec();
+        assert_eq!(p.binary_type(0), CL_PROGRAM_BINARY_TYPE_NONE);
+        p.build(&[0], b"-w").unwrap();
+        let record = p.build_record(0);
         assert_eq!(
-            link(&devices, &[program]).err().map(|e| e.code()),
-            Some(CL_LINKER_NOT_AVAILABLE)
+            (record.status, record.options.as_slice()),
+            (CL_BUILD_SUCCESS, &b"-w"[..])
+        );
+        assert_eq!(p.executable().unwrap().kernel_names(), "k;j");
+        assert_eq!(p.binary_type(0), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    }
+
+    #[test]
+    fn a_failed_build_keeps_its_log() {
+        let p = program("kernel void k() { undeclared = 1; }");
+        assert_eq!(
+            p.build(&[0], b"").unwrap_err().code(),
+            CL_BUILD_PROGRAM_FAILURE
+        );
+        let record = p.build_record(0);
+        assert_eq!(record.status, CL_BUILD_ERROR);
+        assert!(
+            record
+                .log
+                .contains("1:19: error: use of undeclared identifier 'undeclared'"),
+            "{}",
+            record.log
+        );
+        assert_eq!(
+            p.executable().unwrap_err().code(),
+            CL_INVALID_PROGRAM_EXECUTABLE
+        );
+    }
+
+    #[test]
+    fn compile_then_link_two_objects() {
+        let a = program("int twice(int x);\nkernel void k(global int *p) { p[0] = twice(p[0]); }");
+        let b = program("int twice(int x) { return 2 * x; }");
+        a.compile(&[0], b"", Vec::new()).unwrap();
+        b.compile(&[0], b"", Vec::new()).unwrap();
+        assert_eq!(a.binary_type(0), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+        let devices = a.devices().to_vec();
+        let context = Arc::clone(a.context());
+        let linked = link(
+            Arc::clone(&context),
+            &devices,
+            &[Arc::clone(&a), Arc::clone(&b)],
+            b"",
+        )
+        .unwrap();
+        assert_eq!(linked.executable().unwrap().kernel_names(), "k");
+        let library = link(Arc::clone(&context), &devices, &[b], b"-create-library").unwrap();
+        assert_eq!(library.binary_type(0), CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        // An input without an object: "CL_INVALID_OPERATION".
+        let raw = program("kernel void z() {}");
+        assert_eq!(
+            link(context, &devices, &[raw], b"").err().map(|e| e.code()),
+            Some(CL_INVALID_OPERATION)
+        );
+    }
+
+    #[test]
+    fn compile_uses_embedded_headers() {
+        let p = program("#include \"sq.h\"\nkernel void k(global int *x) { x[0] = SQ(3); }");
+        let headers = vec![("sq.h".to_string(), "#define SQ(v) ((v) * (v))".to_string())];
+        p.compile(&[0], b"", headers).unwrap();
+        let bad = program("#include \"missing.h\"\nkernel void k() {}");
+        assert_eq!(
+            bad.compile(&[0], b"", Vec::new()).unwrap_err().code(),
+            CL_COMPILE_PROGRAM_FAILURE
         );
     }
 }

@@ -35,7 +35,10 @@ pub enum QueueOrder {
 
 impl QueueOrder {
     fn waits_for_all(self) -> bool {
-        matches!(self, QueueOrder::AfterAll | QueueOrder::Barrier { after_all: true })
+        matches!(
+            self,
+            QueueOrder::AfterAll | QueueOrder::Barrier { after_all: true }
+        )
     }
 }
 

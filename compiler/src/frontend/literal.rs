@@ -186,7 +186,7 @@ fn round_binary(bits: u128, scale: i64, sticky: bool, ty: Scalar) -> f64 {
 }
 
 /// The nearest `half` value of `x` (ties to even), as an `f64`.
-fn round_to_half(x: f64) -> f64 {
+pub fn round_to_half(x: f64) -> f64 {
     if !x.is_finite() || x == 0.0 {
         return x;
     }

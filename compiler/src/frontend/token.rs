@@ -134,6 +134,9 @@ pub enum TokenKind {
     Punct(Punct),
     /// A character that starts no token (reported by whoever consumes it).
     Other,
+    /// A `#pragma` line (or `_Pragma` operator) from the preprocessor; the text is what
+    /// follows `pragma` (`OPENCL EXTENSION cl_khr_fp64 : enable`, `unroll 4`).
+    Pragma,
     /// End of input.
     Eof,
 }

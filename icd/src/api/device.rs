@@ -67,7 +67,7 @@ fn opencl_c_version() -> String {
 }
 
 /// Vector widths of the code generator: 128-bit SIMD registers, in lanes of each type.
-/// `half` and `double` are 0 while their extensions are not supported, as the spec requires.
+/// `half` is 0: cl_khr_fp16 is not supported, and the spec then requires 0.
 const VECTOR_WIDTHS: [(cl_device_info, cl_device_info, u32); 7] = [
     (
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,
@@ -97,7 +97,7 @@ const VECTOR_WIDTHS: [(cl_device_info, cl_device_info, u32); 7] = [
     (
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
         CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
-        0,
+        2,
     ),
     (
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
@@ -154,9 +154,15 @@ fn device_info(device: &Device, param: cl_device_info) -> ClResult<InfoValue> {
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => V::scalar(limits::MEM_BASE_ADDR_ALIGN_BITS),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => V::scalar(limits::MIN_DATA_TYPE_ALIGN_BYTES),
         CL_DEVICE_SINGLE_FP_CONFIG => V::scalar(device.single_fp_config()),
-        // cl_khr_fp64 is not offered yet: "If double precision is not supported,
-        // CL_DEVICE_DOUBLE_FP_CONFIG must return 0."
-        CL_DEVICE_DOUBLE_FP_CONFIG => V::scalar(0 as cl_device_fp_config),
+        // cl_khr_fp64: the minimum the spec requires of a device supporting double.
+        CL_DEVICE_DOUBLE_FP_CONFIG => V::scalar(
+            CL_FP_FMA
+                | CL_FP_ROUND_TO_NEAREST
+                | CL_FP_ROUND_TO_ZERO
+                | CL_FP_ROUND_TO_INF
+                | CL_FP_INF_NAN
+                | CL_FP_DENORM,
+        ),
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => V::scalar(CL_READ_WRITE_CACHE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => V::scalar(cache_line),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => V::scalar(cache_size),
@@ -171,9 +177,7 @@ fn device_info(device: &Device, param: cl_device_info) -> ClResult<InfoValue> {
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => V::scalar(limits::PROFILING_TIMER_RESOLUTION_NS),
         CL_DEVICE_ENDIAN_LITTLE => V::bool(cfg!(target_endian = "little")),
         CL_DEVICE_AVAILABLE => V::bool(true),
-        // The OpenCL C compiler has not landed yet; clBuildProgram says
-        // CL_COMPILER_NOT_AVAILABLE until it does.
-        CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => V::bool(false),
+        CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => V::bool(true),
         CL_DEVICE_EXECUTION_CAPABILITIES => V::scalar(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL),
         CL_DEVICE_QUEUE_PROPERTIES => {
             V::scalar(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
@@ -186,7 +190,7 @@ fn device_info(device: &Device, param: cl_device_info) -> ClResult<InfoValue> {
         CL_DEVICE_PROFILE => V::string(platform::PROFILE),
         CL_DEVICE_VERSION => V::string(&platform::version()),
         CL_DEVICE_OPENCL_C_VERSION => V::string(&opencl_c_version()),
-        CL_DEVICE_EXTENSIONS => V::string(device.extensions()),
+        CL_DEVICE_EXTENSIONS => V::string(&device.extensions()),
         CL_DEVICE_PRINTF_BUFFER_SIZE => V::scalar(limits::PRINTF_BUFFER_SIZE),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => V::bool(true),
         CL_DEVICE_PARENT_DEVICE => V::scalar::<cl_device_id>(

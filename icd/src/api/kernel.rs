@@ -6,11 +6,13 @@
 //! `clift_runtime::kernel::Kernel` (tested with Rust work-group functions in the runtime).
 
 use std::ffi::{c_char, c_void};
+use std::sync::Arc;
 
 use clift_runtime::device::Device;
 use clift_runtime::kernel::{ArgValue, Kernel, ParamKind};
 use clift_runtime::memory::Mem;
 use clift_runtime::object::ClObject;
+use clift_runtime::program::Program;
 use clift_runtime::sampler::Sampler;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
@@ -42,22 +44,50 @@ pub unsafe extern "C" fn clCreateKernel(
         }
         // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
         // program."
-        match program.executable()? {}
+        let executable = program.executable()?;
+        // SAFETY: a NUL-terminated kernel name, as the spec requires.
+        let name = unsafe { std::ffi::CStr::from_ptr(kernel_name) }.to_string_lossy();
+        // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
+        let Some(code) = executable.kernel(&name) else {
+            return fail(CL_INVALID_KERNEL_NAME);
+        };
+        let program = handle::shared::<Program>(handle::handle_of(program))?;
+        Ok(handle::new_handle(Kernel::new(program, Arc::clone(code))))
     })
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn clCreateKernelsInProgram(
     program: cl_program,
-    _num_kernels: cl_uint,
-    _kernels: *mut cl_kernel,
-    _num_kernels_ret: *mut cl_uint,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
 ) -> cl_int {
     call("clCreateKernelsInProgram", || {
-        let program = self::program(program)?;
+        let object = self::program(program)?;
         // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
         // any device in program."
-        match program.executable()? {}
+        let executable = object.executable()?;
+        let count = executable.kernels.len();
+        // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the number of
+        // kernels in program."
+        if !kernels.is_null() && (num_kernels as usize) < count {
+            return fail(CL_INVALID_VALUE);
+        }
+        if !kernels.is_null() {
+            let shared = handle::shared::<Program>(program)?;
+            for (i, code) in executable.kernels.iter().enumerate() {
+                let k: cl_kernel =
+                    handle::new_handle(Kernel::new(Arc::clone(&shared), Arc::clone(code)));
+                // SAFETY: `kernels` holds `num_kernels >= count` entries.
+                unsafe { kernels.add(i).write(k) };
+            }
+        }
+        if !num_kernels_ret.is_null() {
+            // SAFETY: the application's out-parameter.
+            unsafe { num_kernels_ret.write(count as cl_uint) };
+        }
+        Ok(())
     })
 }
 

@@ -331,9 +331,11 @@ pub unsafe extern "C" fn clBuildProgram(
         }
         // "CL_INVALID_OPERATION if the build of a program executable for any of the devices
         // listed in device_list by a previous call to clBuildProgram for program has not
-        // completed" cannot happen: a build is over when its call returns. "CL_INVALID_
-        // OPERATION if there are kernel objects attached to program" cannot either: no kernel
-        // can be created (kernel.rs).
+        // completed" cannot happen: a build is over when its call returns.
+        // "CL_INVALID_OPERATION if there are kernel objects attached to program."
+        if object.has_kernels() {
+            return fail(CL_INVALID_OPERATION);
+        }
         let result = object.build(&devices, options);
         notify_built(pfn_notify, program, user_data);
         result
@@ -365,6 +367,7 @@ pub unsafe extern "C" fn clCompileProgram(
         check_notify(pfn_notify, user_data)?;
         // SAFETY: `device_list` holds `num_devices` handles, as the spec requires.
         let devices = unsafe { program_devices(object, num_devices, device_list) }?;
+        let mut embedded = Vec::new();
         if !no_headers {
             // SAFETY: both arrays hold `num_input_headers` entries, as the spec requires.
             let (headers, names) = unsafe {
@@ -377,10 +380,15 @@ pub unsafe extern "C" fn clCompileProgram(
             // "not a valid program object" that CL_INVALID_PROGRAM means everywhere else
             // (clLinkProgram's input_programs included). A NULL name is an invalid value.
             for (&header, &name) in headers.iter().zip(names) {
-                handle::object::<Program>(header)?;
+                let header = handle::object::<Program>(header)?;
                 if name.is_null() {
                     return fail(CL_INVALID_VALUE);
                 }
+                // SAFETY: a non-NULL name is a NUL-terminated string, as the spec requires.
+                let name = unsafe { std::ffi::CStr::from_ptr(name) }
+                    .to_string_lossy()
+                    .into_owned();
+                embedded.push((name, String::from_utf8_lossy(header.source()).into_owned()));
             }
         }
         // SAFETY: `options` is NULL or a NUL-terminated string, as the spec requires.
@@ -393,7 +401,10 @@ pub unsafe extern "C" fn clCompileProgram(
         // "CL_INVALID_OPERATION if program has no source i.e. it has not been created with
         // clCreateProgramWithSource": every clift program has (`Program::source`). The
         // in-progress and attached-kernel cases cannot happen, as for clBuildProgram.
-        let result = object.compile(&devices, options);
+        if object.has_kernels() {
+            return fail(CL_INVALID_OPERATION);
+        }
+        let result = object.compile(&devices, options, embedded);
         notify_built(pfn_notify, program, user_data);
         result
     })
@@ -442,9 +453,12 @@ pub unsafe extern "C" fn clLinkProgram(
         if LinkOptions::parse(options).is_err() {
             return fail(CL_INVALID_LINKER_OPTIONS);
         }
-        // The link cannot begin without a linker, so there is no program to return and none
-        // to pass to pfn_notify, which is therefore not called.
-        program::link(&devices, &inputs).map(handle::new_handle)
+        let context =
+            handle::shared::<clift_runtime::context::Context>(handle::handle_of(context))?;
+        let linked = program::link(context, &devices, &inputs, options)?;
+        let handle = handle::new_handle(linked);
+        notify_built(pfn_notify, handle, user_data);
+        Ok(handle)
     })
 }
 
@@ -486,7 +500,8 @@ fn program_info(program: &Program, param: cl_program_info) -> ClResult<InfoValue
         // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS or
         // CL_PROGRAM_KERNEL_NAMES and a successful program executable has not been built for
         // at least one device in the list of devices associated with program."
-        CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => match program.executable()? {},
+        CL_PROGRAM_NUM_KERNELS => V::scalar(program.executable()?.kernels.len()),
+        CL_PROGRAM_KERNEL_NAMES => V::string(&program.executable()?.kernel_names()),
         // "CL_INVALID_VALUE if param_name is not valid".
         _ => return fail(CL_INVALID_VALUE),
     })
@@ -555,9 +570,7 @@ fn program_build_info(
         CL_PROGRAM_BUILD_STATUS => InfoValue::scalar(record.status),
         CL_PROGRAM_BUILD_OPTIONS => byte_string(&record.options),
         CL_PROGRAM_BUILD_LOG => InfoValue::string(&record.log),
-        // "CL_PROGRAM_BINARY_TYPE_NONE – There is no binary associated with device": builds
-        // cannot succeed and binaries do not load.
-        CL_PROGRAM_BINARY_TYPE => InfoValue::scalar(CL_PROGRAM_BINARY_TYPE_NONE),
+        CL_PROGRAM_BINARY_TYPE => InfoValue::scalar(program.binary_type(index)),
         // "CL_INVALID_VALUE if param_name is not valid".
         _ => return fail(CL_INVALID_VALUE),
     })
@@ -797,7 +810,7 @@ mod tests {
     }
 
     #[test]
-    fn build_checks_arguments_then_reports_the_missing_compiler() {
+    fn build_checks_arguments_then_builds() {
         let context = new_context();
         let device = the_device();
         let program = new_program(context, c"kernel void k() {}");
@@ -869,18 +882,24 @@ mod tests {
                 data,
             )
         };
-        assert_eq!(err, CL_COMPILER_NOT_AVAILABLE);
+        assert_eq!(err, CL_SUCCESS);
         assert_eq!(CALLS.load(Ordering::SeqCst), 1);
         assert_eq!(
             u32_of(&build_info(program, device, CL_PROGRAM_BUILD_STATUS).unwrap()) as cl_int,
-            CL_BUILD_ERROR
+            CL_BUILD_SUCCESS
+        );
+        assert_eq!(
+            u32_of(&build_info(program, device, CL_PROGRAM_BINARY_TYPE).unwrap()),
+            CL_PROGRAM_BINARY_TYPE_EXECUTABLE
         );
         assert_eq!(
             build_info(program, device, CL_PROGRAM_BUILD_OPTIONS).unwrap(),
             b"-D X=1 -w\0"
         );
-        let log = build_info(program, device, CL_PROGRAM_BUILD_LOG).unwrap();
-        assert_eq!(&log[..log.len() - 1], program::NO_COMPILER_LOG.as_bytes());
+        assert_eq!(
+            build_info(program, device, CL_PROGRAM_BUILD_LOG).unwrap(),
+            b"\0"
+        );
         // SAFETY: valid handles, released once.
         unsafe {
             clReleaseProgram(program);
@@ -934,11 +953,12 @@ mod tests {
             );
             assert_eq!(
                 compile(1, headers.as_ptr(), names.as_mut_ptr(), null()),
-                CL_COMPILER_NOT_AVAILABLE
+                CL_SUCCESS
             );
+            // Without the embedded header, the #include fails.
             assert_eq!(
                 compile(0, null(), null_mut(), null()),
-                CL_COMPILER_NOT_AVAILABLE
+                CL_COMPILE_PROGRAM_FAILURE
             );
             clReleaseProgram(header);
             clReleaseProgram(program);
@@ -947,7 +967,7 @@ mod tests {
     }
 
     #[test]
-    fn link_checks_then_has_no_linker() {
+    fn link_checks_its_inputs() {
         let context = new_context();
         let program = new_program(context, c"kernel void k() {}");
         let inputs = [program];
@@ -978,9 +998,10 @@ mod tests {
                 link(1, inputs.as_ptr(), c"-enable-link-options".as_ptr()),
                 CL_INVALID_LINKER_OPTIONS
             );
+            // The input was never compiled: no object to link.
             assert_eq!(
                 link(1, inputs.as_ptr(), c"-create-library".as_ptr()),
-                CL_LINKER_NOT_AVAILABLE
+                CL_INVALID_OPERATION
             );
             clLinkProgram(
                 null_mut(),

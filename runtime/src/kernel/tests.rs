@@ -31,6 +31,7 @@ fn code(
         reqd_work_group_size: None,
         attributes: String::new(),
         private_mem_size: 0,
+        frame_size: 0,
         arg_info: false,
         entry,
         code_owner: None,

@@ -1,0 +1,313 @@
+//! Fast kernels for the single-precision `exp`/`log`/`pow` and `sin`/`cos`/`tan` families.
+//!
+//! They are the hot functions of real kernels, and libm's single-precision versions of them
+//! are 1.5× to 9× slower than the host's (glibc's) on x86-64. Every kernel works in `double`
+//! with an error far below a `float` ulp (2^-34 relative or better), so the final rounding to
+//! `float` dominates: the results are within 0.5 + 2^-8 ulp, a long way inside the 3-ulp (exp,
+//! log) / 4-ulp (sin, cos) / 16-ulp (pow) bounds of table 7.1.
+//!
+//! The tables are computed at compile time by `const fn`s (Taylor series in `double`), so
+//! there are no magic numbers to trust: 2^(j/64) and ln(c) are accurate to a few `double`
+//! ulps, some 2^-48, which is all the `float` results need.
+
+/// `2^52 · 1.5`: adding it to a `double` of magnitude below 2^51 rounds that value to an
+/// integer (in the default round-to-nearest mode) and leaves the integer in the low mantissa
+/// bits.
+const SHIFT: f64 = 6755399441055744.0;
+
+/// log2 of the number of entries of the `2^(j/N)` table.
+const EXP_TABLE_BITS: u32 = 6;
+const EXP_N: usize = 1 << EXP_TABLE_BITS;
+
+/// `exp(x)` for `|x| <= 1` by its Taylor series (const-evaluable; 2 ulp).
+const fn exp_series(x: f64) -> f64 {
+    let mut sum = 1.0;
+    let mut term = 1.0;
+    let mut k = 1;
+    while k < 30 {
+        term = term * x / k as f64;
+        sum += term;
+        k += 1;
+    }
+    sum
+}
+
+/// `ln(v)` for `v` in [0.5, 2] as `2·atanh((v-1)/(v+1))` (const-evaluable; a few ulp).
+const fn ln_series(v: f64) -> f64 {
+    let t = (v - 1.0) / (v + 1.0);
+    let t2 = t * t;
+    let mut sum = 0.0;
+    let mut power = t;
+    let mut k = 0;
+    while k < 40 {
+        sum += power / (2 * k + 1) as f64;
+        power *= t2;
+        k += 1;
+    }
+    2.0 * sum
+}
+
+/// Bit patterns of `2^(j/64)` less `j << (52 - 6)`: adding `round(64·t) << 46` to entry
+/// `round(64·t) mod 64` gives `2^(round(64·t)/64)`, exponent included, in one integer add.
+static EXP2_TABLE: [u64; EXP_N] = {
+    let mut table = [0u64; EXP_N];
+    let mut j = 0;
+    while j < EXP_N {
+        let value = exp_series(j as f64 / EXP_N as f64 * std::f64::consts::LN_2);
+        table[j] = value
+            .to_bits()
+            .wrapping_sub((j as u64) << (52 - EXP_TABLE_BITS));
+        j += 1;
+    }
+    table
+};
+
+/// `2^t` for `t` in (-1022, 1023), relative error below 2^-44.
+///
+/// `t = (i + j/64) + r` with `|r| <= 1/128`: the table gives `2^(i + j/64)` exactly scaled
+/// and a degree-4 Taylor polynomial gives `2^r` (truncation error `(r·ln2)^5/120 < 2^-44`).
+#[inline]
+pub(crate) fn exp2_core(t: f64) -> f64 {
+    let kd = t * EXP_N as f64 + SHIFT;
+    let ki = kd.to_bits();
+    let kd = kd - SHIFT;
+    // `t·64` is exact and `kd` is within 1/2 of it, so the difference is exact too.
+    let r = (t * EXP_N as f64 - kd) * (std::f64::consts::LN_2 / EXP_N as f64);
+    let scale = f64::from_bits(
+        EXP2_TABLE[(ki % EXP_N as u64) as usize].wrapping_add(ki << (52 - EXP_TABLE_BITS)),
+    );
+    let r2 = r * r;
+    let p = 1.0 + r + r2 * (0.5 + r * (1.0 / 6.0)) + r2 * r2 * (1.0 / 24.0);
+    scale * p
+}
+
+const LOG_TABLE_BITS: u32 = 7;
+const LOG_N: usize = 1 << LOG_TABLE_BITS;
+/// Bit pattern of the float 0x1.666666p-1 (about 0.7): the log argument is normalized into
+/// [OFF, 2·OFF), which keeps `log(z)` within [-0.36, 0.34] so `k + log(z)` never cancels.
+const LOG_OFF: u32 = 0x3f33_3333;
+
+/// `(1/c, log2 c)` per subinterval of [OFF, 2·OFF): 128 subintervals of equal width in the
+/// bit pattern, `c` their middle. The subinterval holding 1.0 gets `c = 1` exactly, so
+/// `log` of arguments near 1 is computed from `r = z - 1` (exact) with full relative accuracy.
+static LOG_TABLE: [(f64, f64); LOG_N] = {
+    let mut table = [(0.0, 0.0); LOG_N];
+    let mut i = 0;
+    while i < LOG_N {
+        let shift = 23 - LOG_TABLE_BITS;
+        let lo_bits = LOG_OFF + ((i as u32) << shift);
+        let hi_bits = LOG_OFF + ((i as u32 + 1) << shift);
+        let lo = f32::from_bits(lo_bits) as f64;
+        let hi = f32::from_bits(hi_bits) as f64;
+        let one = 1.0f32.to_bits();
+        table[i] = if lo_bits <= one && one < hi_bits {
+            (1.0, 0.0)
+        } else {
+            let invc = 2.0 / (lo + hi);
+            // log2 c = -ln(invc)/ln 2, for the `invc` actually stored.
+            (invc, -ln_series(invc) * std::f64::consts::LOG2_E)
+        };
+        i += 1;
+    }
+    table
+};
+
+/// `log2(x)` for a positive, finite, nonzero `float` (subnormals included), relative error
+/// below 2^-37 and absolute error below 2^-44.
+#[inline]
+pub(crate) fn log2_core(x: f32) -> f64 {
+    let mut ix = x.to_bits();
+    if ix < 0x0080_0000 {
+        // Subnormal: scale by 2^23 (exact) and correct the exponent.
+        ix = (x * 8_388_608.0).to_bits().wrapping_sub(23 << 23);
+    }
+    let tmp = ix.wrapping_sub(LOG_OFF);
+    let i = ((tmp >> (23 - LOG_TABLE_BITS)) as usize) % LOG_N;
+    let k = (tmp as i32) >> 23;
+    let z = f32::from_bits(ix.wrapping_sub(tmp & 0xff80_0000)) as f64;
+    let (invc, log2c) = LOG_TABLE[i];
+    let r = z * invc - 1.0;
+    // log2(1 + r) = ln(1 + r)/ln 2, |r| < 2^-7: Taylor to degree 5 (coefficients divided by
+    // ln 2), truncation error below r^6/(6 ln 2) < 2^-44.
+    const E: f64 = std::f64::consts::LOG2_E;
+    let r2 = r * r;
+    let p = r * E + r2 * (-0.5 * E + r * (E / 3.0)) + r2 * r2 * (-0.25 * E + r * (0.2 * E));
+    k as f64 + log2c + p
+}
+
+/// `2^t` as the nearest `float` (overflow to infinity, underflow to zero or a subnormal),
+/// for any `t` including NaN.
+#[inline]
+pub(crate) fn exp2_to_f32(t: f64) -> f32 {
+    if t.abs() < 126.0 {
+        return exp2_core(t) as f32;
+    }
+    exp2_to_f32_edge(t)
+}
+
+/// [`exp2_to_f32`] near and beyond the ends of the `float` range, and for NaN.
+#[cold]
+#[inline(never)]
+fn exp2_to_f32_edge(t: f64) -> f32 {
+    if t.is_nan() {
+        t as f32
+    } else if t >= 128.0 {
+        f32::INFINITY
+    } else if t < -151.0 {
+        0.0
+    } else {
+        exp2_core(t) as f32
+    }
+}
+
+/// `2^(x·log2(base))` given `log2(base)`: the single-precision `exp`, `exp2`, `exp10`.
+#[inline]
+pub(crate) fn exp_base_f32(x: f32, log2_base: f64) -> f32 {
+    exp2_to_f32(x as f64 * log2_base)
+}
+
+/// `log_b(x)` for a `float`, given `1/log2(b)`: the single-precision `log`, `log2`, `log10`,
+/// with the C99 special cases.
+#[inline]
+pub(crate) fn log_base_f32(x: f32, inv_log2_base: f64) -> f32 {
+    let ix = x.to_bits();
+    if ix.wrapping_sub(0x0000_0001) >= 0x7f7f_ffff {
+        // ±0, negative numbers, +inf and NaN.
+        if x == 0.0 {
+            return f32::NEG_INFINITY;
+        }
+        if x.is_nan() || x == f32::INFINITY {
+            return x;
+        }
+        return f32::NAN;
+    }
+    (log2_core(x) * inv_log2_base) as f32
+}
+
+// --- sin, cos, tan -----------------------------------------------------------------------
+
+/// 53 bits of 2/pi.
+const INV_PIO2: f64 = std::f64::consts::FRAC_2_PI;
+/// The first 25 bits of pi/2: `n · PIO2_1` is exact for `|n| < 2^28`.
+const PIO2_1: f64 = 1.570_796_310_901_641_8;
+/// pi/2 - PIO2_1, to 53 bits: 78 bits of pi/2 in all, enough for `float` arguments below
+/// 2^28·pi/2 (the exhaustive test checks every one of them).
+const PIO2_1T: f64 = 1.589_325_477_352_819_7e-8;
+
+/// Polynomial for `sin(x)` on [-pi/4, pi/4], `|sin(x)/x - s(x)| < 2^-37.5` (the minimax
+/// coefficients of FreeBSD's `k_sinf.c`).
+#[inline]
+pub(crate) fn sin_poly(x: f64) -> f64 {
+    const S1: f64 = -0.166_666_666_416_265_24;
+    const S2: f64 = 0.008_333_329_385_889_463;
+    const S3: f64 = -0.000_198_393_348_360_966_32;
+    const S4: f64 = 0.000_002_718_311_493_989_822;
+    let z = x * x;
+    let w = z * z;
+    let r = S3 + z * S4;
+    let s = z * x;
+    (x + s * (S1 + z * S2)) + s * w * r
+}
+
+/// Polynomial for `cos(x)` on [-pi/4, pi/4], `|cos(x) - c(x)| < 2^-34.1` (FreeBSD's
+/// `k_cosf.c`).
+#[inline]
+pub(crate) fn cos_poly(x: f64) -> f64 {
+    const C0: f64 = -0.499_999_997_251_031;
+    const C1: f64 = 0.041_666_623_323_739_06;
+    const C2: f64 = -0.001_388_676_377_460_993;
+    const C3: f64 = 0.000_024_390_448_796_277_41;
+    let z = x * x;
+    let w = z * z;
+    let r = C2 + z * C3;
+    ((1.0 + z * C0) + w * C1) + (w * z) * r
+}
+
+/// `x` reduced modulo pi/2: `(n, r)` with `x = n·pi/2 + r`, `|r| <= pi/4` (a hair more),
+/// for `|x| < 2^28·pi/2` (bit pattern below 0x4dc90fdb). `None` beyond (or for inf/NaN).
+#[inline]
+pub(crate) fn reduce_pio2(x: f32) -> Option<(i32, f64)> {
+    let ix = x.to_bits() & 0x7fff_ffff;
+    if ix <= 0x3f49_0fdb {
+        // |x| <= pi/4: nothing to reduce (also keeps the sign of zero).
+        return Some((0, x as f64));
+    }
+    if ix >= 0x4dc9_0fdb {
+        return None;
+    }
+    let x = x as f64;
+    let n = (x * INV_PIO2 + SHIFT) - SHIFT;
+    Some((n as i32, x - n * PIO2_1 - n * PIO2_1T))
+}
+
+/// Bit pattern of 2^-12: below it `sin(x)` and `tan(x)` round to `x` (the cubic term is
+/// under a third of half an ulp), and returning `x` keeps the sign of zero, which the
+/// polynomial would lose (`-0 + +0 = +0`).
+const TINY: u32 = 0x3980_0000;
+
+/// `sin(r + n·pi/2)` from the two polynomials, without branches: the quadrant picks the
+/// polynomial and the sign by bit operations (a branch on a random quadrant mispredicts
+/// most of the time, which costs more than evaluating both polynomials).
+#[inline]
+fn sin_quadrant(n: i32, r: f64) -> f64 {
+    let (s, c) = (sin_poly(r), cos_poly(r));
+    let odd = ((n & 1) as u64).wrapping_neg();
+    let bits = (s.to_bits() & !odd) | (c.to_bits() & odd);
+    f64::from_bits(bits ^ (((n & 2) as u64) << 62))
+}
+
+/// `sin(x)` of a `float`.
+#[inline]
+pub(crate) fn sin_f32(x: f32) -> f32 {
+    if x.to_bits() & 0x7fff_ffff < TINY {
+        return x;
+    }
+    match reduce_pio2(x) {
+        Some((n, r)) => sin_quadrant(n, r) as f32,
+        // Huge arguments: libm's Payne-Hanek reduction. inf/NaN: NaN.
+        None => libm::sinf(x),
+    }
+}
+
+/// `cos(x)` of a `float`: `cos(r + n·pi/2) = sin(r + (n+1)·pi/2)`.
+#[inline]
+pub(crate) fn cos_f32(x: f32) -> f32 {
+    match reduce_pio2(x) {
+        Some((n, r)) => sin_quadrant(n.wrapping_add(1), r) as f32,
+        None => libm::cosf(x),
+    }
+}
+
+/// `(sin(x), cos(x))` of a `float`.
+#[inline]
+pub(crate) fn sincos_f32(x: f32) -> (f32, f32) {
+    if x.to_bits() & 0x7fff_ffff < TINY {
+        return (x, 1.0);
+    }
+    match reduce_pio2(x) {
+        Some((n, r)) => (
+            sin_quadrant(n, r) as f32,
+            sin_quadrant(n.wrapping_add(1), r) as f32,
+        ),
+        None => libm::sincosf(x),
+    }
+}
+
+/// `tan(x)` of a `float`: the quotient of the two polynomials, in `double`.
+#[inline]
+pub(crate) fn tan_f32(x: f32) -> f32 {
+    if x.to_bits() & 0x7fff_ffff < TINY {
+        return x;
+    }
+    match reduce_pio2(x) {
+        Some((n, r)) => {
+            let (s, c) = (sin_poly(r), cos_poly(r));
+            if n & 1 == 0 {
+                (s / c) as f32
+            } else {
+                (-c / s) as f32
+            }
+        }
+        None => libm::tanf(x),
+    }
+}

@@ -1,0 +1,101 @@
+//! A program build: OpenCL C source and options in, kernels and a build log out.
+
+use std::sync::Arc;
+
+use crate::codegen::{self, CodegenOptions};
+use crate::frontend::{self, preprocess::PreprocessOptions, sema};
+use crate::kernel::KernelCode;
+
+/// Everything a build needs besides the source.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    pub preprocess: PreprocessOptions,
+    pub sema: sema::Options,
+    pub codegen: CodegenOptions,
+    /// `-w`.
+    pub suppress_warnings: bool,
+    /// `-Werror`.
+    pub warnings_are_errors: bool,
+}
+
+/// A successful build: its kernels and its log (warnings).
+pub struct Built {
+    pub kernels: Vec<Arc<KernelCode>>,
+    pub log: String,
+}
+
+/// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
+pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, String> {
+    let mut sources = frontend::source::SourceMap::new();
+    let main = sources.add(name, source);
+    let mut diags = frontend::diag::Diagnostics::new();
+    diags.suppress_warnings = options.suppress_warnings;
+    diags.warnings_are_errors = options.warnings_are_errors;
+    let tokens =
+        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
+    let unit = frontend::parse::parse(&tokens, &mut diags);
+    let program = sema::analyze(&unit, &options.sema, &mut diags);
+    let log = diags.render(&sources);
+    if diags.has_errors() {
+        return Err(log);
+    }
+    match codegen::compile(&program, &options.codegen) {
+        Ok(kernels) => Ok(Built {
+            kernels: kernels.into_iter().map(Arc::new).collect(),
+            log,
+        }),
+        Err(e) => Err(format!("{log}{name}: error: {e}\n")),
+    }
+}
+
+/// `clCompileProgram`: checks `source` as a build would (preprocessing with the options
+/// and embedded headers, parsing, semantic analysis) and returns the compiled object — the
+/// preprocessed program as text, which `clLinkProgram` joins with the other objects and
+/// builds — and the log. On failure, the error is the log.
+pub fn compile_object(
+    name: &str,
+    source: &str,
+    options: &BuildOptions,
+) -> Result<(String, String), String> {
+    let mut sources = frontend::source::SourceMap::new();
+    let main = sources.add(name, source);
+    let mut diags = frontend::diag::Diagnostics::new();
+    diags.suppress_warnings = options.suppress_warnings;
+    diags.warnings_are_errors = options.warnings_are_errors;
+    let tokens =
+        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
+    let unit = frontend::parse::parse(&tokens, &mut diags);
+    let _ = sema::analyze(&unit, &options.sema, &mut diags);
+    let log = diags.render(&sources);
+    if diags.has_errors() {
+        return Err(log);
+    }
+    Ok((render(&tokens), log))
+}
+
+/// Preprocessed tokens back to source text: one line per original line start, pragmas as
+/// `#pragma` lines.
+fn render(tokens: &[frontend::token::Token]) -> String {
+    use frontend::token::TokenKind;
+    let mut out = String::new();
+    for t in tokens {
+        match t.kind {
+            TokenKind::Eof => break,
+            TokenKind::Pragma => {
+                out.push_str("\n#pragma ");
+                out.push_str(&t.text);
+                out.push('\n');
+                continue;
+            }
+            _ => {}
+        }
+        if t.at_line_start && !out.is_empty() {
+            out.push('\n');
+        } else if t.space_before || out.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            out.push(' ');
+        }
+        out.push_str(&t.text);
+    }
+    out.push('\n');
+    out
+}

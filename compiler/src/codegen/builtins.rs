@@ -1,0 +1,777 @@
+//! Builtin calls: inline instructions where Cranelift has them (work-item functions,
+//! sqrt, fma, integer min/max, atomics, relational tests, vector loads and stores), and
+//! calls into the builtins library (`clift_<name>_<type>`) for the rest, lane by lane.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{self, AtomicRmwOp, InstBuilder, MemFlagsData, Value, types};
+
+use super::func::{Lanes, Lower, Result, unsupported};
+use super::item_context;
+use super::ops::{clif_type, lane_types, mask, uextend_to};
+use crate::frontend::tir::Expr;
+use crate::frontend::types::{Scalar, Type};
+use crate::kernel::WorkGroup;
+
+/// The Rust type name the builtins library uses in integer symbols (`clift_mul_hi_i64`).
+fn int_suffix(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Char => "i8",
+        Scalar::UChar => "u8",
+        Scalar::Short => "i16",
+        Scalar::UShort => "u16",
+        Scalar::Int => "i32",
+        Scalar::UInt => "u32",
+        Scalar::Long => "i64",
+        _ => "u64",
+    }
+}
+
+fn float_suffix(s: Scalar) -> &'static str {
+    if s == Scalar::Double { "f64" } else { "f32" }
+}
+
+/// Math functions with a pointer output parameter (written lane by lane).
+const POINTER_OUT: [&str; 6] = ["fract", "frexp", "modf", "sincos", "remquo", "lgamma_r"];
+
+impl Lower<'_, '_> {
+    pub(super) fn builtin(&mut self, name: &str, args: &[Expr], ret: &Type) -> Result<Lanes> {
+        if let Some(v) = self.work_item_function(name, args)? {
+            return Ok(v);
+        }
+        let values: Vec<Lanes> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        let arg_ty = |i: usize| args.get(i).map(|a| a.ty.clone()).unwrap_or(Type::Void);
+        let elem = arg_ty(0).element().unwrap_or(Scalar::Int);
+        match name {
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+                self.b.ins().fence();
+                return Ok(Vec::new());
+            }
+            n if n.starts_with("atomic_") || n.starts_with("atom_") => {
+                return self.atomic(n, &values, args);
+            }
+            n if n.starts_with("vload") || n.starts_with("vstore") => {
+                return self.vector_memory(n, &values, args, ret);
+            }
+            "async_work_group_copy" | "async_work_group_strided_copy" => {
+                return self.async_copy(name, &values, args);
+            }
+            "wait_group_events" | "prefetch" => return Ok(Vec::new()),
+            "shuffle" | "shuffle2" => return self.shuffle(&values, args, ret),
+            "select" => return Ok(self.select(&values, &arg_ty(2))),
+            "bitselect" => {
+                return Ok((0..values[0].len())
+                    .map(|l| self.bitselect(values[0][l], values[1][l], values[2][l]))
+                    .collect());
+            }
+            "any" | "all" => {
+                let mut acc = None;
+                for &x in &values[0] {
+                    let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+                    acc = Some(match acc {
+                        None => neg,
+                        Some(a) if name == "any" => self.b.ins().bor(a, neg),
+                        Some(a) => self.b.ins().band(a, neg),
+                    });
+                }
+                let v = acc.unwrap_or_else(|| self.b.ins().iconst(types::I8, 0));
+                return Ok(vec![uextend_to(&mut self.b, types::I32, v)]);
+            }
+            _ => {}
+        }
+        if elem.is_float() {
+            if let Some(v) = self.relational(name, &values, ret, elem)? {
+                return Ok(v);
+            }
+            return self.float_function(name, &values, args, ret, elem);
+        }
+        self.integer_function(name, &values, args, ret, elem)
+    }
+
+    /// `get_global_id(d)` and the other work-item functions (6.12.1).
+    fn work_item_function(&mut self, name: &str, args: &[Expr]) -> Result<Option<Lanes>> {
+        let field = match name {
+            "get_work_dim" => {
+                let group = self.group();
+                let d = self.b.ins().load(
+                    types::I32,
+                    MemFlagsData::trusted(),
+                    group,
+                    WorkGroup::OFFSET_WORK_DIM,
+                );
+                return Ok(Some(vec![d]));
+            }
+            "get_global_offset" => Some(WorkGroup::OFFSET_GLOBAL_OFFSET),
+            "get_global_size" => Some(WorkGroup::OFFSET_GLOBAL_SIZE),
+            "get_local_size" => Some(WorkGroup::OFFSET_LOCAL_SIZE),
+            "get_num_groups" => Some(WorkGroup::OFFSET_NUM_GROUPS),
+            "get_group_id" => Some(WorkGroup::OFFSET_GROUP_ID),
+            "get_local_id" | "get_global_id" => None,
+            _ => return Ok(None),
+        };
+        let d = self.expr(&args[0])?[0];
+        // "Valid values of dimindx are 0 to get_work_dim() - 1"; beyond, ids are 0 and sizes
+        // 1. The context pads unused dimensions that way, so only d > 2 needs a guard.
+        let d64 = self.b.ins().uextend(types::I64, d);
+        let in_range = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, d64, 3);
+        let two = self.b.ins().iconst(types::I64, 2);
+        let index = self.b.ins().umin(d64, two);
+        let byte = self.b.ins().imul_imm_s(index, 8);
+        let flags = MemFlagsData::trusted();
+        let read = |this: &mut Self, base: Value, offset: i32| {
+            let addr = this.b.ins().iadd(base, byte);
+            this.b.ins().load(types::I64, flags, addr, offset)
+        };
+        let value = match (name, field) {
+            (_, Some(offset)) => {
+                let group = self.group();
+                read(self, group, offset)
+            }
+            ("get_local_id", None) => read(self, self.item, item_context::LOCAL_ID),
+            _ => {
+                // global id = group id * local size + local id + global offset
+                let group = self.group();
+                let gid = read(self, group, WorkGroup::OFFSET_GROUP_ID);
+                let size = read(self, group, WorkGroup::OFFSET_LOCAL_SIZE);
+                let offset = read(self, group, WorkGroup::OFFSET_GLOBAL_OFFSET);
+                let lid = read(self, self.item, item_context::LOCAL_ID);
+                let base = self.b.ins().imul(gid, size);
+                let base = self.b.ins().iadd(base, lid);
+                self.b.ins().iadd(base, offset)
+            }
+        };
+        let default = if matches!(
+            name,
+            "get_global_size" | "get_local_size" | "get_num_groups"
+        ) {
+            1
+        } else {
+            0
+        };
+        let default = self.b.ins().iconst(types::I64, default);
+        Ok(Some(vec![self.b.ins().select(in_range, value, default)]))
+    }
+
+    /// isequal, isnan, signbit, ...: 1/0 for scalars, -1/0 masks for vectors.
+    fn relational(
+        &mut self,
+        name: &str,
+        values: &[Lanes],
+        ret: &Type,
+        elem: Scalar,
+    ) -> Result<Option<Lanes>> {
+        let cc = match name {
+            "isequal" => Some(FloatCC::Equal),
+            "isnotequal" => Some(FloatCC::NotEqual),
+            "isgreater" => Some(FloatCC::GreaterThan),
+            "isgreaterequal" => Some(FloatCC::GreaterThanOrEqual),
+            "isless" => Some(FloatCC::LessThan),
+            "islessequal" => Some(FloatCC::LessThanOrEqual),
+            "islessgreater" => Some(FloatCC::OrderedNotEqual),
+            "isordered" => Some(FloatCC::Ordered),
+            "isunordered" => Some(FloatCC::Unordered),
+            _ => None,
+        };
+        let unary = matches!(
+            name,
+            "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit"
+        );
+        if cc.is_none() && !unary {
+            return Ok(None);
+        }
+        let (rt, _) =
+            lane_types(ret).ok_or_else(|| super::CodegenError("relational result".into()))?;
+        let vector = ret.is_vector();
+        let ft = clif_type(elem);
+        let mut out = Vec::new();
+        #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
+        for l in 0..values[0].len() {
+            let x = values[0][l];
+            let c = match cc {
+                Some(cc) => self.b.ins().fcmp(cc, x, values[1][l]),
+                None => {
+                    let it = if ft == types::F64 {
+                        types::I64
+                    } else {
+                        types::I32
+                    };
+                    let bits = self.b.ins().bitcast(it, MemFlagsData::new(), x);
+                    let (exp_mask, mant_bits) = if it == types::I64 {
+                        (0x7ffi64, 52)
+                    } else {
+                        (0xff, 23)
+                    };
+                    let abs = self.b.ins().fabs(x);
+                    match name {
+                        "isnan" => self.b.ins().fcmp(FloatCC::Unordered, x, x),
+                        "isinf" => {
+                            let inf = if it == types::I64 {
+                                self.b.ins().f64const(f64::INFINITY)
+                            } else {
+                                self.b.ins().f32const(f32::INFINITY)
+                            };
+                            self.b.ins().fcmp(FloatCC::Equal, abs, inf)
+                        }
+                        "isfinite" => {
+                            let inf = if it == types::I64 {
+                                self.b.ins().f64const(f64::INFINITY)
+                            } else {
+                                self.b.ins().f32const(f32::INFINITY)
+                            };
+                            self.b.ins().fcmp(FloatCC::LessThan, abs, inf)
+                        }
+                        "isnormal" => {
+                            let e = self.b.ins().ushr_imm_s(bits, mant_bits);
+                            let e = self.b.ins().band_imm_s(e, exp_mask);
+                            let nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, e, 0);
+                            let not_max = self.b.ins().icmp_imm_s(IntCC::NotEqual, e, exp_mask);
+                            self.b.ins().band(nonzero, not_max)
+                        }
+                        _ => self.b.ins().icmp_imm_s(IntCC::SignedLessThan, bits, 0),
+                    }
+                }
+            };
+            out.push(mask(&mut self.b, c, rt, vector));
+        }
+        Ok(Some(out))
+    }
+
+    fn select(&mut self, values: &[Lanes], cond_ty: &Type) -> Lanes {
+        let vector = cond_ty.is_vector();
+        (0..values[0].len())
+            .map(|l| {
+                let c = values[2][l];
+                // Vectors test the most significant bit; scalars test nonzero (6.12.6).
+                let take_b = if vector {
+                    self.b.ins().icmp_imm_s(IntCC::SignedLessThan, c, 0)
+                } else {
+                    self.b.ins().icmp_imm_s(IntCC::NotEqual, c, 0)
+                };
+                self.b.ins().select(take_b, values[1][l], values[0][l])
+            })
+            .collect()
+    }
+
+    fn bitselect(&mut self, a: Value, b: Value, c: Value) -> Value {
+        let ty = self.b.func.dfg.value_type(a);
+        let int = |this: &mut Self, v: Value| {
+            if ty.is_float() {
+                this.b.ins().bitcast(ty.as_int(), MemFlagsData::new(), v)
+            } else {
+                v
+            }
+        };
+        let (ai, bi, ci) = (int(self, a), int(self, b), int(self, c));
+        let r = self.b.ins().bitselect(ci, bi, ai);
+        if ty.is_float() {
+            self.b.ins().bitcast(ty, MemFlagsData::new(), r)
+        } else {
+            r
+        }
+    }
+
+    fn float_function(
+        &mut self,
+        name: &str,
+        values: &[Lanes],
+        args: &[Expr],
+        ret: &Type,
+        elem: Scalar,
+    ) -> Result<Lanes> {
+        let lanes = values[0].len();
+        let ft = clif_type(elem);
+        let scalar_arg = |i: usize, l: usize| -> Value {
+            if values[i].len() == 1 {
+                values[i][0]
+            } else {
+                values[i][l]
+            }
+        };
+        let mut out = Vec::with_capacity(lanes);
+        let base = name.strip_prefix("native_").unwrap_or(name);
+        #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
+        for l in 0..lanes {
+            let x = values[0][l];
+            let v = match (name, base) {
+                ("sqrt" | "native_sqrt" | "half_sqrt", _) => self.b.ins().sqrt(x),
+                ("fabs", _) => self.b.ins().fabs(x),
+                ("floor", _) => self.b.ins().floor(x),
+                ("ceil", _) => self.b.ins().ceil(x),
+                ("trunc", _) => self.b.ins().trunc(x),
+                ("rint", _) => self.b.ins().nearest(x),
+                ("copysign", _) => self.b.ins().fcopysign(x, values[1][l]),
+                ("fma", _) => self.b.ins().fma(x, values[1][l], values[2][l]),
+                // mad may be fused; with -cl-mad-enable it is (one rounding, and faster).
+                ("mad", _) if self.mad_enable => self.b.ins().fma(x, values[1][l], values[2][l]),
+                ("mad", _) => {
+                    let p = self.b.ins().fmul(x, values[1][l]);
+                    self.b.ins().fadd(p, values[2][l])
+                }
+                ("native_divide", _) => self.b.ins().fdiv(x, values[1][l]),
+                ("native_recip", _) => {
+                    let one = self.b.ins().f32const(1.0);
+                    self.b.ins().fdiv(one, x)
+                }
+                ("native_rsqrt", _) => {
+                    let one = self.b.ins().f32const(1.0);
+                    let s = self.b.ins().sqrt(x);
+                    self.b.ins().fdiv(one, s)
+                }
+                ("min" | "max", _) => {
+                    // common min/max: "returns y if x < y (max) ..."; NaN results undefined.
+                    let y = scalar_arg(1, l);
+                    let cc = if name == "max" {
+                        FloatCC::LessThan
+                    } else {
+                        FloatCC::GreaterThan
+                    };
+                    let c = self.b.ins().fcmp(cc, x, y);
+                    self.b.ins().select(c, y, x)
+                }
+                ("clamp", _) => {
+                    let (lo, hi) = (scalar_arg(1, l), scalar_arg(2, l));
+                    let c = self.b.ins().fcmp(FloatCC::LessThan, x, lo);
+                    let m = self.b.ins().select(c, lo, x);
+                    let c = self.b.ins().fcmp(FloatCC::GreaterThan, m, hi);
+                    self.b.ins().select(c, hi, m)
+                }
+                ("mix", _) => {
+                    let (y, a) = (values[1][l], scalar_arg(2, l));
+                    let d = self.b.ins().fsub(y, x);
+                    let p = self.b.ins().fmul(d, a);
+                    self.b.ins().fadd(x, p)
+                }
+                ("step", _) => {
+                    // step(edge, x): 0 if x < edge else 1; edge may be the scalar.
+                    let (edge, v) = (scalar_arg(0, l), values[1][l]);
+                    let c = self.b.ins().fcmp(FloatCC::LessThan, v, edge);
+                    let (zero, one) = self.float_pair(ft, 0.0, 1.0);
+                    self.b.ins().select(c, zero, one)
+                }
+                ("radians" | "degrees", _) => {
+                    let k = if name == "radians" {
+                        std::f64::consts::PI / 180.0
+                    } else {
+                        180.0 / std::f64::consts::PI
+                    };
+                    let (k, _) = self.float_pair(ft, k, 0.0);
+                    self.b.ins().fmul(x, k)
+                }
+                (
+                    "dot" | "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
+                    | "fast_normalize" | "cross",
+                    _,
+                ) => {
+                    return self.geometric(name, values, ft);
+                }
+                (n, _) if POINTER_OUT.contains(&n) => {
+                    let ptr_index = values.len() - 1;
+                    let out_ty = match &args[ptr_index].ty {
+                        Type::Pointer(p) => p.ty.element().unwrap_or(Scalar::Int),
+                        _ => Scalar::Int,
+                    };
+                    let addr = self
+                        .b
+                        .ins()
+                        .iadd_imm_s(values[ptr_index][0], (l as u64 * out_ty.size()) as i64);
+                    let mut call_args: Vec<Value> = (0..ptr_index).map(|i| values[i][l]).collect();
+                    call_args.push(addr);
+                    self.call_symbol(&format!("clift_{n}_{}", float_suffix(elem)), &call_args, ft)?
+                }
+                (n, _) => {
+                    let symbol = if name.starts_with("half_") || name.starts_with("native_") {
+                        format!("clift_{n}_f32")
+                    } else {
+                        format!("clift_{n}_{}", float_suffix(elem))
+                    };
+                    let call_args: Vec<Value> =
+                        (0..values.len()).map(|i| scalar_arg(i, l)).collect();
+                    let (rt, _) = lane_types(ret)
+                        .ok_or_else(|| super::CodegenError(format!("result of {n}")))?;
+                    self.call_symbol(&symbol, &call_args, rt)?
+                }
+            };
+            out.push(v);
+        }
+        let _ = base;
+        Ok(out)
+    }
+
+    fn float_pair(&mut self, ft: ir::Type, a: f64, b: f64) -> (Value, Value) {
+        if ft == types::F64 {
+            (self.b.ins().f64const(a), self.b.ins().f64const(b))
+        } else {
+            (
+                self.b.ins().f32const(a as f32),
+                self.b.ins().f32const(b as f32),
+            )
+        }
+    }
+
+    fn geometric(&mut self, name: &str, values: &[Lanes], ft: ir::Type) -> Result<Lanes> {
+        let dot = |this: &mut Self, a: &[Value], b: &[Value]| {
+            let mut acc = this.b.ins().fmul(a[0], b[0]);
+            for i in 1..a.len() {
+                let p = this.b.ins().fmul(a[i], b[i]);
+                acc = this.b.ins().fadd(acc, p);
+            }
+            acc
+        };
+        let a = values[0].clone();
+        Ok(match name {
+            "dot" => vec![dot(self, &a, &values[1])],
+            "length" | "fast_length" => {
+                let d = dot(self, &a, &a);
+                vec![self.b.ins().sqrt(d)]
+            }
+            "distance" | "fast_distance" => {
+                let diff: Vec<Value> = a
+                    .iter()
+                    .zip(&values[1])
+                    .map(|(&x, &y)| self.b.ins().fsub(x, y))
+                    .collect();
+                let d = dot(self, &diff, &diff);
+                vec![self.b.ins().sqrt(d)]
+            }
+            "normalize" | "fast_normalize" => {
+                let d = dot(self, &a, &a);
+                let len = self.b.ins().sqrt(d);
+                let (zero, _) = self.float_pair(ft, 0.0, 0.0);
+                let is_zero = self.b.ins().fcmp(FloatCC::Equal, len, zero);
+                a.iter()
+                    .map(|&x| {
+                        let q = self.b.ins().fdiv(x, len);
+                        // normalize of a zero vector returns it unchanged.
+                        self.b.ins().select(is_zero, x, q)
+                    })
+                    .collect()
+            }
+            _ => {
+                // cross(a, b) = (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x[, 0])
+                let b = &values[1];
+                let m = |this: &mut Self, i: usize, j: usize| {
+                    let p = this.b.ins().fmul(a[i], b[j]);
+                    let q = this.b.ins().fmul(a[j], b[i]);
+                    this.b.ins().fsub(p, q)
+                };
+                let mut out = vec![m(self, 1, 2), m(self, 2, 0), m(self, 0, 1)];
+                if a.len() == 4 {
+                    let (zero, _) = self.float_pair(ft, 0.0, 0.0);
+                    out.push(zero);
+                }
+                out
+            }
+        })
+    }
+
+    fn integer_function(
+        &mut self,
+        name: &str,
+        values: &[Lanes],
+        args: &[Expr],
+        ret: &Type,
+        elem: Scalar,
+    ) -> Result<Lanes> {
+        let lanes = values[0].len();
+        let signed = elem.is_signed();
+        let scalar_arg = |i: usize, l: usize| -> Value {
+            if values[i].len() == 1 {
+                values[i][0]
+            } else {
+                values[i][l]
+            }
+        };
+        let mut out = Vec::with_capacity(lanes);
+        #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
+        for l in 0..lanes {
+            let x = values[0][l];
+            let v = match name {
+                "min" => {
+                    let y = scalar_arg(1, l);
+                    if signed {
+                        self.b.ins().smin(x, y)
+                    } else {
+                        self.b.ins().umin(x, y)
+                    }
+                }
+                "max" => {
+                    let y = scalar_arg(1, l);
+                    if signed {
+                        self.b.ins().smax(x, y)
+                    } else {
+                        self.b.ins().umax(x, y)
+                    }
+                }
+                "clamp" => {
+                    let (lo, hi) = (scalar_arg(1, l), scalar_arg(2, l));
+                    let m = if signed {
+                        self.b.ins().smax(x, lo)
+                    } else {
+                        self.b.ins().umax(x, lo)
+                    };
+                    if signed {
+                        self.b.ins().smin(m, hi)
+                    } else {
+                        self.b.ins().umin(m, hi)
+                    }
+                }
+                "mul24" => self.b.ins().imul(x, values[1][l]),
+                "mad24" => {
+                    let p = self.b.ins().imul(x, values[1][l]);
+                    self.b.ins().iadd(p, values[2][l])
+                }
+                "upsample" => {
+                    // (hi << bits) | lo, in the type twice as wide.
+                    let (rt, _) =
+                        lane_types(ret).ok_or_else(|| super::CodegenError("upsample".into()))?;
+                    let hi = if signed {
+                        self.b.ins().sextend(rt, x)
+                    } else {
+                        self.b.ins().uextend(rt, x)
+                    };
+                    let lo = self.b.ins().uextend(rt, values[1][l]);
+                    let shifted = self.b.ins().ishl_imm_s(hi, i64::from(elem.bits()));
+                    self.b.ins().bor(shifted, lo)
+                }
+                "clz" => self.b.ins().clz(x),
+                "popcount" => self.b.ins().popcnt(x),
+                "rotate" => self.b.ins().rotl(x, values[1][l]),
+                n => {
+                    let (rt, _) = lane_types(ret)
+                        .ok_or_else(|| super::CodegenError(format!("result of {n}")))?;
+                    let call_args: Vec<Value> =
+                        (0..values.len()).map(|i| scalar_arg(i, l)).collect();
+                    let _ = args;
+                    self.call_symbol(&format!("clift_{n}_{}", int_suffix(elem)), &call_args, rt)?
+                }
+            };
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn atomic(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
+        let op = name
+            .trim_start_matches("atomic_")
+            .trim_start_matches("atom_");
+        let Type::Pointer(pointee) = &args[0].ty else {
+            return unsupported("atomic on a non-pointer");
+        };
+        let s = pointee.ty.scalar().unwrap_or(Scalar::Int);
+        let t = clif_type(s);
+        let it = if t.is_float() { t.as_int() } else { t };
+        let p = values[0][0];
+        let flags = MemFlagsData::new();
+        let operand = |this: &mut Self, v: Value| {
+            if t.is_float() {
+                this.b.ins().bitcast(it, MemFlagsData::new(), v)
+            } else {
+                v
+            }
+        };
+        let result = match op {
+            "cmpxchg" => {
+                let (e, n) = (values[1][0], values[2][0]);
+                self.b.ins().atomic_cas(flags, p, e, n)
+            }
+            "inc" | "dec" => {
+                let one = self.b.ins().iconst(it, 1);
+                let rmw = if op == "inc" {
+                    AtomicRmwOp::Add
+                } else {
+                    AtomicRmwOp::Sub
+                };
+                self.b.ins().atomic_rmw(it, flags, rmw, p, one)
+            }
+            _ => {
+                let signed = s.is_signed();
+                let rmw = match op {
+                    "add" => AtomicRmwOp::Add,
+                    "sub" => AtomicRmwOp::Sub,
+                    "xchg" => AtomicRmwOp::Xchg,
+                    "and" => AtomicRmwOp::And,
+                    "or" => AtomicRmwOp::Or,
+                    "xor" => AtomicRmwOp::Xor,
+                    "min" if signed => AtomicRmwOp::Smin,
+                    "min" => AtomicRmwOp::Umin,
+                    "max" if signed => AtomicRmwOp::Smax,
+                    "max" => AtomicRmwOp::Umax,
+                    _ => return unsupported(format!("atomic operation '{name}'")),
+                };
+                let v = operand(self, values[1][0]);
+                self.b.ins().atomic_rmw(it, flags, rmw, p, v)
+            }
+        };
+        Ok(vec![if t.is_float() {
+            self.b.ins().bitcast(t, MemFlagsData::new(), result)
+        } else {
+            result
+        }])
+    }
+
+    /// vloadn / vstoren and the half variants (6.12.7).
+    fn vector_memory(
+        &mut self,
+        name: &str,
+        values: &[Lanes],
+        args: &[Expr],
+        ret: &Type,
+    ) -> Result<Lanes> {
+        let flags = MemFlagsData::new();
+        let store = name.starts_with("vstore");
+        let half = name.contains("_half");
+        let aligned = name.starts_with("vloada") || name.starts_with("vstorea");
+        let (ptr_index, offset_index) = if store { (2, 1) } else { (1, 0) };
+        let Type::Pointer(pointee) = &args[ptr_index].ty else {
+            return unsupported(name.to_string());
+        };
+        let elem = pointee.ty.scalar().unwrap_or(Scalar::Int);
+        let lanes = if store {
+            values[0].len()
+        } else {
+            ret.lanes() as usize
+        };
+        // The n of the name (vload3 moves 3 elements; vloada_half3 steps by 4).
+        let step = if aligned && lanes == 3 { 4 } else { lanes };
+        let offset = self
+            .b
+            .ins()
+            .imul_imm_s(values[offset_index][0], (step as u64 * elem.size()) as i64);
+        let base = self.b.ins().iadd(values[ptr_index][0], offset);
+        let size = elem.size() as i32;
+        if !store {
+            if half {
+                return (0..lanes)
+                    .map(|l| {
+                        let bits = self.b.ins().load(types::I16, flags, base, l as i32 * 2);
+                        self.call_symbol("clift_half_to_f32", &[bits], types::F32)
+                    })
+                    .collect();
+            }
+            let t = clif_type(elem);
+            return Ok((0..lanes)
+                .map(|l| self.b.ins().load(t, flags, base, l as i32 * size))
+                .collect());
+        }
+        let rounding = ["_rtz", "_rtp", "_rtn"]
+            .into_iter()
+            .find(|r| name.ends_with(r))
+            .unwrap_or("_rte");
+        let from = args[0].ty.element().unwrap_or(Scalar::Float);
+        for (l, &v) in values[0].iter().enumerate().take(lanes) {
+            if half {
+                let symbol = format!(
+                    "clift_{}_to_half{rounding}",
+                    if from == Scalar::Double { "f64" } else { "f32" }
+                );
+                let bits = self.call_symbol(&symbol, &[v], types::I16)?;
+                self.b.ins().store(flags, bits, base, l as i32 * 2);
+            } else {
+                self.b.ins().store(flags, v, base, l as i32 * size);
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// `async_work_group_copy` and the strided form: work-items run one after another
+    /// within a group here, so each copies the whole range (idempotent, correct whatever
+    /// item reads first); the event returned is 0 and waiting for it is a no-op.
+    fn async_copy(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
+        let Type::Pointer(pointee) = &args[0].ty else {
+            return unsupported("async copy");
+        };
+        let elem_size = pointee.ty.size() as i64;
+        let (dst, src, count) = (values[0][0], values[1][0], values[2][0]);
+        let stride = if name.ends_with("strided_copy") {
+            Some(values[3][0])
+        } else {
+            None
+        };
+        let dst_is_local = matches!(&args[0].ty, Type::Pointer(p) if p.space == crate::frontend::types::AddressSpace::Local);
+        let i = self.b.declare_var(types::I64);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(i, zero);
+        let (head, body, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let iv = self.b.use_var(i);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, iv, count);
+        self.b.ins().brif(more, body, &[], exit, &[]);
+        self.b.switch_to_block(body);
+        let iv = self.b.use_var(i);
+        let linear = self.b.ins().imul_imm_s(iv, elem_size);
+        let strided = match stride {
+            Some(s) => {
+                let k = self.b.ins().imul(iv, s);
+                self.b.ins().imul_imm_s(k, elem_size)
+            }
+            None => linear,
+        };
+        let (src_off, dst_off) = if dst_is_local {
+            (strided, linear)
+        } else {
+            (linear, strided)
+        };
+        let s = self.b.ins().iadd(src, src_off);
+        let d = self.b.ins().iadd(dst, dst_off);
+        let config = self.state.isa.frontend_config();
+        self.b.emit_small_memory_copy(
+            config,
+            d,
+            s,
+            elem_size as u64,
+            1,
+            1,
+            true,
+            MemFlagsData::new(),
+        );
+        let next = self.b.ins().iadd_imm_s(iv, 1);
+        self.b.def_var(i, next);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        Ok(vec![self.b.ins().iconst(types::I64, 0)])
+    }
+
+    /// shuffle / shuffle2: lanes chosen at run time, through a stack copy of the inputs.
+    fn shuffle(&mut self, values: &[Lanes], args: &[Expr], ret: &Type) -> Result<Lanes> {
+        let two = values.len() == 3;
+        let (t, n_in) =
+            lane_types(&args[0].ty).ok_or_else(|| super::CodegenError("shuffle".into()))?;
+        let total = if two { 2 * n_in } else { n_in };
+        let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            (total as u32) * t.bytes(),
+            4,
+        ));
+        let base = self.b.ins().stack_addr(types::I64, slot, 0);
+        let inputs: Vec<Value> = if two {
+            values[0].iter().chain(&values[1]).copied().collect()
+        } else {
+            values[0].clone()
+        };
+        for (i, v) in inputs.iter().enumerate() {
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                *v,
+                base,
+                (i as u32 * t.bytes()) as i32,
+            );
+        }
+        let mask_lanes = &values[values.len() - 1];
+        let _ = ret;
+        Ok(mask_lanes
+            .iter()
+            .map(|&m| {
+                // "Only the ilogb(2m-1) least significant bits of each mask element are used."
+                let m64 = uextend_to(&mut self.b, types::I64, m);
+                let index = self.b.ins().band_imm_s(m64, total as i64 - 1);
+                let offset = self.b.ins().imul_imm_s(index, i64::from(t.bytes()));
+                let addr = self.b.ins().iadd(base, offset);
+                self.b.ins().load(t, MemFlagsData::trusted(), addr, 0)
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,34 @@
+//! `CLIFT_DUMP_CLIF`: prints the Cranelift IR of every function compiled, and the size of
+//! its machine code, to stderr (documented in docs/ENVIRONMENT.md).
+
+use std::sync::OnceLock;
+
+use cranelift_codegen::Context;
+use cranelift_codegen::ir::Function;
+
+/// The environment variable that turns the dump on (any non-empty value but `0`).
+pub const DUMP_VAR: &str = "CLIFT_DUMP_CLIF";
+
+fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var(DUMP_VAR).is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+/// Prints a function's IR before it is compiled.
+pub fn function(name: &str, func: &Function) {
+    if enabled() {
+        eprintln!("; clift: {name}\n{}", func.display());
+    }
+}
+
+/// Prints the size of the machine code just generated.
+pub fn code_size(name: &str, ctx: &Context) {
+    if enabled()
+        && let Some(code) = ctx.compiled_code()
+    {
+        eprintln!(
+            "; clift: {name}: {} bytes of machine code\n",
+            code.code_buffer().len()
+        );
+    }
+}

@@ -1,0 +1,1544 @@
+//! The lowering of one function of the typed tree to a Cranelift work-item function.
+
+use std::collections::{HashMap, HashSet};
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    self, AbiParam, Block, InstBuilder, MemFlagsData, StackSlot, Value, types,
+};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use cranelift_module::Module;
+
+use super::layout::{kernel_layout, local_offsets, param_kind};
+use super::ops::{binary_lane, clif_type, convert_lane, lane_types, saturate_int, uextend_to};
+use super::{CodegenError, CodegenOptions, ModuleState, item_context};
+use crate::frontend::tir::{
+    self, BinaryOp, Block as TirBlock, Constant, ConvertKind, Expr, ExprKind, FuncId, Init,
+    LocalId, Place, PlaceKind, Rounding, Stmt, StmtKind, UnaryOp,
+};
+use crate::frontend::types::{AddressSpace, Scalar, Type};
+use crate::kernel::{ParamKind, WorkGroup};
+
+pub(super) type Lanes = Vec<Value>;
+pub(super) type Result<T> = std::result::Result<T, CodegenError>;
+
+pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T> {
+    Err(CodegenError(what.into()))
+}
+
+/// Where a variable lives.
+enum Storage {
+    /// In SSA variables, one per lane.
+    Vars(Vec<Variable>),
+    /// In a stack slot of the work-item function.
+    Stack(StackSlot),
+    /// At an offset of the work-group's local memory.
+    LocalMemory(u64),
+    /// At an offset of the work-item's frame (kernels with barriers, whose variables must
+    /// outlive each region between barriers).
+    Frame(u32),
+}
+
+/// A place, resolved.
+#[derive(Clone)]
+enum PlaceRef {
+    Var(LocalId),
+    Mem(Value),
+    Lanes(Box<PlaceRef>, Vec<u8>, Scalar, u8),
+}
+
+/// The signature of a function's work-item function: the item context, then each
+/// parameter's lanes (structs by address); results: the return value's lanes.
+pub(super) fn item_signature(state: &ModuleState, f: &tir::Function) -> ir::Signature {
+    let mut sig = state.module.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    if f.kernel.is_none() {
+        for id in f.param_ids() {
+            for t in flat_types(&f.local(id).ty.ty) {
+                sig.params.push(AbiParam::new(t));
+            }
+        }
+        for t in flat_types(&f.ret) {
+            sig.returns.push(AbiParam::new(t));
+        }
+    }
+    sig
+}
+
+/// The Cranelift values a value of `ty` is passed as.
+fn flat_types(ty: &Type) -> Vec<ir::Type> {
+    match lane_types(ty) {
+        Some((t, n)) => vec![t; n],
+        None if ty.is_void() => Vec::new(),
+        None => vec![types::I64],
+    }
+}
+
+/// Calls `visit` with the name of every builtin the block calls.
+pub(super) fn visit_builtins(block: &TirBlock, visit: &mut dyn FnMut(&str)) {
+    fn expr(e: &Expr, visit: &mut dyn FnMut(&str)) {
+        if let ExprKind::Builtin { name, .. } = &e.kind {
+            visit(name);
+        }
+        for_each_child(e, &mut |c| expr(c, visit));
+    }
+    for_each_stmt_expr(block, &mut |e| expr(e, visit));
+}
+
+fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
+    for s in block {
+        match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
+            StmtKind::Decl {
+                init: Some(Init::Expr(e)),
+                ..
+            } => f(e),
+            StmtKind::Decl {
+                init: Some(Init::Aggregate(items)),
+                ..
+            } => items.iter().for_each(|(_, e)| f(e)),
+            StmtKind::Block(b) => for_each_stmt_expr(b, f),
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                f(cond);
+                for_each_stmt_expr(then_branch, f);
+                for_each_stmt_expr(else_branch, f);
+            }
+            StmtKind::Loop {
+                cond, step, body, ..
+            } => {
+                cond.iter().for_each(&mut *f);
+                step.iter().for_each(&mut *f);
+                for_each_stmt_expr(body, f);
+            }
+            StmtKind::Switch { value, body, .. } => {
+                f(value);
+                for_each_stmt_expr(body, f);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
+    match &p.kind {
+        PlaceKind::Deref(e) => f(e),
+        PlaceKind::Element { array, index } => {
+            for_each_place_child(array, f);
+            f(index);
+        }
+        PlaceKind::Field { record, .. } => for_each_place_child(record, f),
+        PlaceKind::Lanes { vector, .. } => for_each_place_child(vector, f),
+        PlaceKind::Local(_) | PlaceKind::Global(_) => {}
+    }
+}
+
+fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
+            for_each_place_child(p, f)
+        }
+        ExprKind::Assign { place, value, .. } => {
+            for_each_place_child(place, f);
+            f(value);
+        }
+        ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => f(operand),
+        ExprKind::Swizzle { base, .. } => f(base),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Logical { lhs, rhs, .. }
+        | ExprKind::Comma { lhs, rhs }
+        | ExprKind::PointerDiff { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        ExprKind::PointerOffset {
+            pointer, offset, ..
+        } => {
+            f(pointer);
+            f(offset);
+        }
+        ExprKind::Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        }
+        | ExprKind::Select {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
+            f(cond);
+            f(then_expr);
+            f(else_expr);
+        }
+        ExprKind::VectorLiteral(parts) => parts.iter().for_each(f),
+        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().for_each(f),
+        ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+    }
+}
+
+/// The root variable of a place, if any.
+fn place_root(p: &Place) -> Option<LocalId> {
+    match &p.kind {
+        PlaceKind::Local(id) => Some(*id),
+        PlaceKind::Element { array, .. } => place_root(array),
+        PlaceKind::Field { record, .. } => place_root(record),
+        PlaceKind::Lanes { vector, .. } => place_root(vector),
+        _ => None,
+    }
+}
+
+/// Variables whose address is taken (they must live in memory).
+fn address_taken(body: &TirBlock) -> HashSet<LocalId> {
+    let mut set = HashSet::new();
+    fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
+        if let ExprKind::AddressOf(p) = &e.kind
+            && let Some(id) = place_root(p)
+        {
+            set.insert(id);
+        }
+        for_each_child(e, &mut |c| visit(c, set));
+    }
+    for_each_stmt_expr(body, &mut |e| visit(e, &mut set));
+    set
+}
+
+/// Defines the work-item function of `id`.
+pub(super) fn define(
+    state: &mut ModuleState,
+    program: &tir::Program,
+    id: FuncId,
+    fctx: &mut FunctionBuilderContext,
+    options: &CodegenOptions,
+) -> Result<()> {
+    let f = program.function(id);
+    let mut ctx = state.module.make_context();
+    ctx.func.signature = item_signature(state, f);
+    let clif_id = state.functions[id.0 as usize];
+    {
+        let b = FunctionBuilder::new(&mut ctx.func, fctx);
+        let mut lower = Lower {
+            b,
+            state,
+            func: f,
+            item: cranelift_codegen::entity::EntityRef::new(0),
+            storage: Vec::new(),
+            labels: HashMap::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            func_refs: HashMap::new(),
+            mad_enable: options.mad_enable,
+        };
+        lower.function()?;
+        let config = lower.state.isa.frontend_config();
+        lower.b.finalize(config);
+    }
+    super::dump::function(&f.name, &ctx.func);
+    state
+        .module
+        .define_function(clif_id, &mut ctx)
+        .map_err(|e| CodegenError(format!("compiling '{}': {e:?}", f.name)))?;
+    super::dump::code_size(&f.name, &ctx);
+    Ok(())
+}
+
+pub(super) struct Lower<'a, 'b> {
+    pub b: FunctionBuilder<'b>,
+    pub state: &'a mut ModuleState,
+    func: &'a tir::Function,
+    /// The item context pointer (the function's first parameter).
+    pub item: Value,
+    storage: Vec<Storage>,
+    labels: HashMap<u32, Block>,
+    breaks: Vec<Block>,
+    continues: Vec<Block>,
+    func_refs: HashMap<cranelift_module::FuncId, ir::FuncRef>,
+    pub mad_enable: bool,
+}
+
+impl Lower<'_, '_> {
+    fn function(&mut self) -> Result<()> {
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        let params: Vec<Value> = self.b.block_params(entry).to_vec();
+        self.item = params[0];
+        let body = self
+            .func
+            .body
+            .as_ref()
+            .expect("defined functions have bodies");
+        self.setup_storage(Some(&address_taken(body)), None);
+        self.parameters(&params[1..])?;
+        self.block(body)?;
+        if !self.terminated() {
+            let zeros: Vec<Value> = flat_types(&self.func.ret)
+                .into_iter()
+                .map(|t| self.zero(t))
+                .collect();
+            self.b.ins().return_(&zeros);
+        }
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// Decides where each variable lives: in frames (for kernels with barriers), or in SSA
+    /// variables unless its address is taken, else in a stack slot; `__local` variables in
+    /// local memory.
+    fn setup_storage(
+        &mut self,
+        taken: Option<&HashSet<LocalId>>,
+        frames: Option<&HashMap<LocalId, u32>>,
+    ) {
+        let (local_memory, _) = local_offsets(self.func);
+        for (i, local) in self.func.locals.iter().enumerate() {
+            let id = LocalId(i as u32);
+            let storage = if local.ty.space == AddressSpace::Local && (i as u32) >= self.func.params
+            {
+                Storage::LocalMemory(local_memory[&id])
+            } else if let Some(offset) = frames.and_then(|f| f.get(&id)) {
+                Storage::Frame(*offset)
+            } else if let (Some((t, n)), false) = (
+                lane_types(&local.ty.ty),
+                taken.is_some_and(|t| t.contains(&id)),
+            ) {
+                Storage::Vars((0..n).map(|_| self.b.declare_var(t)).collect())
+            } else {
+                let size = local.ty.ty.size().max(1) as u32;
+                let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+                    ir::StackSlotKind::ExplicitSlot,
+                    size,
+                    4,
+                ));
+                Storage::Stack(slot)
+            };
+            self.storage.push(storage);
+        }
+    }
+
+    /// The body of a region function of a kernel with barriers: `stmts` run by one
+    /// work-item, variables in its frame (the first region also loads the parameters).
+    fn region(
+        &mut self,
+        stmts: &[Stmt],
+        frames: &HashMap<LocalId, u32>,
+        load_parameters: bool,
+    ) -> Result<()> {
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        self.item = self.b.block_params(entry)[0];
+        self.setup_storage(None, Some(frames));
+        if load_parameters {
+            self.parameters(&[])?;
+        }
+        for s in stmts {
+            self.fresh_block_if_terminated();
+            self.statement(s)?;
+        }
+        if !self.terminated() {
+            self.b.ins().return_(&[]);
+        }
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// A condition function of a kernel with barriers: evaluates `cond` for one work-item
+    /// (the work-group's control flow around barriers is uniform, so any item answers).
+    fn condition_function(&mut self, cond: &Expr, frames: &HashMap<LocalId, u32>) -> Result<()> {
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        self.item = self.b.block_params(entry)[0];
+        self.setup_storage(None, Some(frames));
+        let c = self.condition(cond)?;
+        self.b.ins().return_(&[c]);
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// Stores the incoming parameters (from the signature, or for kernels from the argument
+    /// block) into their variables.
+    fn parameters(&mut self, incoming: &[Value]) -> Result<()> {
+        let flags = MemFlagsData::trusted();
+        if self.func.kernel.is_some() {
+            let (layout, _) = kernel_layout(self.func);
+            let args = self
+                .b
+                .ins()
+                .load(types::I64, flags, self.item, item_context::ARGS);
+            for (i, id) in self.func.param_ids().enumerate() {
+                let ty = self.func.local(id).ty.ty.clone();
+                let offset = layout.offsets[i] as i32;
+                let value = match param_kind(&ty) {
+                    ParamKind::Buffer { .. } => {
+                        vec![self.b.ins().load(types::I64, flags, args, offset)]
+                    }
+                    ParamKind::Local => {
+                        let off = self.b.ins().load(types::I64, flags, args, offset);
+                        let group = self.group();
+                        let base = self.b.ins().load(
+                            types::I64,
+                            flags,
+                            group,
+                            WorkGroup::OFFSET_LOCAL_MEMORY,
+                        );
+                        vec![self.b.ins().iadd(base, off)]
+                    }
+                    ParamKind::Sampler => vec![self.b.ins().load(types::I32, flags, args, offset)],
+                    ParamKind::Image => return unsupported("images are not supported yet"),
+                    ParamKind::Value { .. } => match lane_types(&ty) {
+                        Some((t, n)) => {
+                            let size = t.bytes() as i32;
+                            (0..n)
+                                .map(|l| {
+                                    self.b.ins().load(
+                                        t,
+                                        MemFlagsData::new(),
+                                        args,
+                                        offset + l as i32 * size,
+                                    )
+                                })
+                                .collect()
+                        }
+                        None => {
+                            let src = self.b.ins().iadd_imm_s(args, i64::from(offset));
+                            vec![src]
+                        }
+                    },
+                };
+                self.store_local(id, &ty, value)?;
+            }
+        } else {
+            let mut next = 0;
+            for id in self.func.param_ids() {
+                let ty = self.func.local(id).ty.ty.clone();
+                let n = flat_types(&ty).len();
+                let value = incoming[next..next + n].to_vec();
+                next += n;
+                self.store_local(id, &ty, value)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn store_local(&mut self, id: LocalId, ty: &Type, value: Lanes) -> Result<()> {
+        let place = self.local_ref(id);
+        self.store(&place, ty, value)
+    }
+
+    pub fn group(&mut self) -> Value {
+        self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            self.item,
+            item_context::GROUP,
+        )
+    }
+
+    fn zero(&mut self, t: ir::Type) -> Value {
+        match t {
+            types::F32 => self.b.ins().f32const(0.0),
+            types::F64 => self.b.ins().f64const(0.0),
+            t => self.b.ins().iconst(t, 0),
+        }
+    }
+
+    /// Whether the current block already ends (after `return`, `break`, ...); code after
+    /// it is unreachable and goes to a fresh block.
+    fn terminated(&self) -> bool {
+        let Some(block) = self.b.current_block() else {
+            return true;
+        };
+        self.b
+            .func
+            .layout
+            .last_inst(block)
+            .is_some_and(|i| self.b.func.dfg.insts[i].opcode().is_terminator())
+    }
+
+    fn fresh_block_if_terminated(&mut self) {
+        if self.terminated() {
+            let b = self.b.create_block();
+            self.b.switch_to_block(b);
+        }
+    }
+
+    fn jump(&mut self, target: Block) {
+        if !self.terminated() {
+            self.b.ins().jump(target, &[]);
+        }
+    }
+
+    fn label_block(&mut self, id: tir::LabelId) -> Block {
+        if let Some(b) = self.labels.get(&id.0) {
+            return *b;
+        }
+        let b = self.b.create_block();
+        self.labels.insert(id.0, b);
+        b
+    }
+
+    fn block(&mut self, stmts: &TirBlock) -> Result<()> {
+        for s in stmts {
+            self.fresh_block_if_terminated();
+            self.statement(s)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, s: &Stmt) -> Result<()> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.expr(e)?;
+            }
+            StmtKind::Decl { local, init } => {
+                let ty = self.func.local(*local).ty.ty.clone();
+                match init {
+                    None => {}
+                    Some(Init::Expr(e)) => {
+                        let v = self.expr(e)?;
+                        self.store_local(*local, &ty, v)?;
+                    }
+                    Some(Init::Aggregate(items)) => {
+                        let PlaceRef::Mem(base) = self.local_ref(*local) else {
+                            return unsupported("aggregate initializer of a register variable");
+                        };
+                        self.zero_fill(base, ty.size());
+                        for (offset, e) in items {
+                            let v = self.expr(e)?;
+                            let addr = self.b.ins().iadd_imm_s(base, *offset as i64);
+                            self.store(&PlaceRef::Mem(addr), &e.ty, v)?;
+                        }
+                    }
+                }
+            }
+            StmtKind::Block(b) => self.block(b)?,
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let c = self.condition(cond)?;
+                let (then_b, else_b, join) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().brif(c, then_b, &[], else_b, &[]);
+                self.b.switch_to_block(then_b);
+                self.block(then_branch)?;
+                self.jump(join);
+                self.b.switch_to_block(else_b);
+                self.block(else_branch)?;
+                self.jump(join);
+                self.b.switch_to_block(join);
+            }
+            StmtKind::Loop {
+                cond,
+                step,
+                body,
+                test_after,
+                ..
+            } => {
+                let (head, body_b, cont, exit) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b
+                    .ins()
+                    .jump(if *test_after { body_b } else { head }, &[]);
+                self.b.switch_to_block(head);
+                match cond {
+                    Some(c) => {
+                        let c = self.condition(c)?;
+                        self.b.ins().brif(c, body_b, &[], exit, &[]);
+                    }
+                    None => {
+                        self.b.ins().jump(body_b, &[]);
+                    }
+                }
+                self.b.switch_to_block(body_b);
+                self.breaks.push(exit);
+                self.continues.push(cont);
+                self.block(body)?;
+                self.breaks.pop();
+                self.continues.pop();
+                self.jump(cont);
+                self.b.switch_to_block(cont);
+                if let Some(step) = step {
+                    self.expr(step)?;
+                }
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(exit);
+            }
+            StmtKind::Switch {
+                value,
+                cases,
+                default,
+                body,
+            } => {
+                let v = self.expr(value)?[0];
+                let exit = self.b.create_block();
+                let otherwise = match default {
+                    Some(d) => self.label_block(*d),
+                    None => exit,
+                };
+                let mut switch = Switch::new();
+                let ty = self.b.func.dfg.value_type(v);
+                for (case, label) in cases {
+                    let block = self.label_block(*label);
+                    let bits = ty.bits();
+                    let key = (*case as u128) & ((1u128 << bits) - 1);
+                    switch.set_entry(key, block);
+                }
+                switch.emit(&mut self.b, v, otherwise);
+                let body_start = self.b.create_block();
+                self.b.switch_to_block(body_start);
+                self.breaks.push(exit);
+                self.block(body)?;
+                self.breaks.pop();
+                self.jump(exit);
+                self.b.switch_to_block(exit);
+            }
+            StmtKind::Label(id) => {
+                let block = self.label_block(*id);
+                self.jump(block);
+                self.b.switch_to_block(block);
+            }
+            StmtKind::Goto(id) => {
+                let block = self.label_block(*id);
+                self.b.ins().jump(block, &[]);
+            }
+            StmtKind::Break => {
+                let target = *self
+                    .breaks
+                    .last()
+                    .ok_or_else(|| CodegenError("'break' outside a loop".into()))?;
+                self.b.ins().jump(target, &[]);
+            }
+            StmtKind::Continue => {
+                let target = *self
+                    .continues
+                    .last()
+                    .ok_or_else(|| CodegenError("'continue' outside a loop".into()))?;
+                self.b.ins().jump(target, &[]);
+            }
+            StmtKind::Return(value) => {
+                let v = match value {
+                    Some(e) => self.expr(e)?,
+                    None => Vec::new(),
+                };
+                self.b.ins().return_(&v);
+            }
+        }
+        Ok(())
+    }
+
+    fn condition(&mut self, e: &Expr) -> Result<Value> {
+        let v = self.expr(e)?[0];
+        Ok(self.truth(v, &e.ty))
+    }
+
+    /// A scalar's truth value (nonzero) as an i8 0/1.
+    pub fn truth(&mut self, v: Value, ty: &Type) -> Value {
+        if ty.is_floating() {
+            let zero = if ty.element() == Some(Scalar::Double) {
+                self.b.ins().f64const(0.0)
+            } else {
+                self.b.ins().f32const(0.0)
+            };
+            self.b.ins().fcmp(ir::condcodes::FloatCC::NotEqual, v, zero)
+        } else {
+            self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
+        }
+    }
+
+    fn zero_fill(&mut self, base: Value, size: u64) {
+        let zero = self.b.ins().iconst(types::I8, 0);
+        let config = self.state.isa.frontend_config();
+        self.b
+            .emit_small_memset(config, base, 0, size, 1, MemFlagsData::trusted());
+        let _ = zero;
+    }
+
+    fn local_ref(&mut self, id: LocalId) -> PlaceRef {
+        match &self.storage[id.0 as usize] {
+            Storage::Vars(_) => PlaceRef::Var(id),
+            Storage::Stack(slot) => {
+                let slot = *slot;
+                PlaceRef::Mem(self.b.ins().stack_addr(types::I64, slot, 0))
+            }
+            Storage::LocalMemory(offset) => {
+                let offset = *offset;
+                let group = self.group();
+                let base = self.b.ins().load(
+                    types::I64,
+                    MemFlagsData::trusted(),
+                    group,
+                    WorkGroup::OFFSET_LOCAL_MEMORY,
+                );
+                PlaceRef::Mem(self.b.ins().iadd_imm_s(base, offset as i64))
+            }
+            Storage::Frame(offset) => {
+                let offset = *offset;
+                let frame = self.b.ins().load(
+                    types::I64,
+                    MemFlagsData::trusted(),
+                    self.item,
+                    item_context::FRAME,
+                );
+                PlaceRef::Mem(self.b.ins().iadd_imm_s(frame, i64::from(offset)))
+            }
+        }
+    }
+
+    fn place(&mut self, p: &Place) -> Result<PlaceRef> {
+        Ok(match &p.kind {
+            PlaceKind::Local(id) => self.local_ref(*id),
+            PlaceKind::Global(g) => {
+                let data = self.state.globals[g.0 as usize];
+                let gv = self.state.module.declare_data_in_func(data, self.b.func);
+                PlaceRef::Mem(self.b.ins().symbol_value(types::I64, gv))
+            }
+            PlaceKind::Deref(e) => PlaceRef::Mem(self.expr(e)?[0]),
+            PlaceKind::Element { array, index } => {
+                let PlaceRef::Mem(base) = self.place(array)? else {
+                    return unsupported("element of a register array");
+                };
+                let i = self.expr(index)?[0];
+                let i = self.index_to_i64(i, &index.ty);
+                let scaled = self.b.ins().imul_imm_s(i, p.ty.ty.size() as i64);
+                PlaceRef::Mem(self.b.ins().iadd(base, scaled))
+            }
+            PlaceKind::Field { record, field } => {
+                let PlaceRef::Mem(base) = self.place(record)? else {
+                    return unsupported("field of a register value");
+                };
+                let Type::Record(r) = &record.ty.ty else {
+                    return unsupported("field of a non-record");
+                };
+                let offset = r.fields[*field as usize].offset;
+                PlaceRef::Mem(self.b.ins().iadd_imm_s(base, offset as i64))
+            }
+            PlaceKind::Lanes { vector, lanes } => {
+                let Type::Vector(s, n) = vector.ty.ty else {
+                    return unsupported("lanes of a non-vector");
+                };
+                PlaceRef::Lanes(Box::new(self.place(vector)?), lanes.clone(), s, n)
+            }
+        })
+    }
+
+    fn index_to_i64(&mut self, v: Value, ty: &Type) -> Value {
+        let t = self.b.func.dfg.value_type(v);
+        if t == types::I64 {
+            return v;
+        }
+        if ty.scalar().is_some_and(Scalar::is_signed) {
+            self.b.ins().sextend(types::I64, v)
+        } else {
+            self.b.ins().uextend(types::I64, v)
+        }
+    }
+
+    /// Reads a place of type `ty`: its lanes, or (for structs and arrays) its address.
+    fn load(&mut self, p: &PlaceRef, ty: &Type) -> Result<Lanes> {
+        match p {
+            PlaceRef::Var(id) => {
+                let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
+                    return unsupported("variable storage");
+                };
+                let vars = vars.clone();
+                Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+            }
+            PlaceRef::Mem(addr) => match lane_types(ty) {
+                Some((t, n)) => {
+                    let size = t.bytes() as i32;
+                    Ok((0..n)
+                        .map(|l| {
+                            self.b
+                                .ins()
+                                .load(t, MemFlagsData::new(), *addr, l as i32 * size)
+                        })
+                        .collect())
+                }
+                None => Ok(vec![*addr]),
+            },
+            PlaceRef::Lanes(base, lanes, s, n) => {
+                let whole = self.load(base, &Type::Vector(*s, *n))?;
+                Ok(lanes
+                    .iter()
+                    .map(|&l| whole.get(l as usize).copied().unwrap_or(whole[0]))
+                    .collect())
+            }
+        }
+    }
+
+    fn store(&mut self, p: &PlaceRef, ty: &Type, value: Lanes) -> Result<()> {
+        match p {
+            PlaceRef::Var(id) => {
+                let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
+                    return unsupported("variable storage");
+                };
+                for (var, v) in vars.clone().into_iter().zip(value) {
+                    self.b.def_var(var, v);
+                }
+            }
+            PlaceRef::Mem(addr) => match lane_types(ty) {
+                Some((t, _)) => {
+                    let size = t.bytes() as i32;
+                    for (l, v) in value.into_iter().enumerate() {
+                        self.b
+                            .ins()
+                            .store(MemFlagsData::new(), v, *addr, l as i32 * size);
+                    }
+                }
+                None => {
+                    // Structs and arrays: copy the bytes from the value's address.
+                    let config = self.state.isa.frontend_config();
+                    self.b.emit_small_memory_copy(
+                        config,
+                        *addr,
+                        value[0],
+                        ty.size(),
+                        1,
+                        1,
+                        true,
+                        MemFlagsData::new(),
+                    );
+                }
+            },
+            PlaceRef::Lanes(base, lanes, s, n) => {
+                let vector_ty = Type::Vector(*s, *n);
+                let mut whole = self.load(base, &vector_ty)?;
+                for (&l, v) in lanes.iter().zip(value) {
+                    if let Some(slot) = whole.get_mut(l as usize) {
+                        *slot = v;
+                    }
+                }
+                self.store(base, &vector_ty, whole)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates an expression to its lanes.
+    pub fn expr(&mut self, e: &Expr) -> Result<Lanes> {
+        match &e.kind {
+            ExprKind::Const(c) => self.constant(c, &e.ty),
+            ExprKind::Load(p) => {
+                let r = self.place(p)?;
+                self.load(&r, &p.ty.ty)
+            }
+            ExprKind::AddressOf(p) => match self.place(p)? {
+                PlaceRef::Mem(a) => Ok(vec![a]),
+                _ => unsupported("address of a register variable"),
+            },
+            ExprKind::Assign {
+                place,
+                op,
+                value,
+                op_ty,
+            } => {
+                let r = self.place(place)?;
+                let v = self.expr(value)?;
+                let new = match op {
+                    None => v,
+                    Some(op) => {
+                        let current = self.load(&r, &place.ty.ty)?;
+                        let current = self.convert_to(current, &place.ty.ty, op_ty)?;
+                        let result = self.binary(*op, current, v, &value.ty, op_ty)?;
+                        self.convert_to(result, op_ty, &place.ty.ty)?
+                    }
+                };
+                self.store(&r, &place.ty.ty, new.clone())?;
+                Ok(new)
+            }
+            ExprKind::IncDec {
+                place,
+                increment,
+                prefix,
+            } => {
+                let r = self.place(place)?;
+                let old = self.load(&r, &place.ty.ty)?;
+                let new: Lanes = match &place.ty.ty {
+                    Type::Pointer(p) => {
+                        let step = p.ty.size() as i64;
+                        vec![
+                            self.b
+                                .ins()
+                                .iadd_imm_s(old[0], if *increment { step } else { -step }),
+                        ]
+                    }
+                    ty => {
+                        let s = ty
+                            .element()
+                            .ok_or_else(|| CodegenError("++ on a non-arithmetic value".into()))?;
+                        old.iter()
+                            .map(|&v| {
+                                if s.is_float() {
+                                    let one = if s == Scalar::Double {
+                                        self.b.ins().f64const(1.0)
+                                    } else {
+                                        self.b.ins().f32const(1.0)
+                                    };
+                                    if *increment {
+                                        self.b.ins().fadd(v, one)
+                                    } else {
+                                        self.b.ins().fsub(v, one)
+                                    }
+                                } else {
+                                    self.b.ins().iadd_imm_s(v, if *increment { 1 } else { -1 })
+                                }
+                            })
+                            .collect()
+                    }
+                };
+                self.store(&r, &place.ty.ty, new.clone())?;
+                Ok(if *prefix { new } else { old })
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.expr(operand)?;
+                let s = operand.ty.element();
+                Ok(match op {
+                    UnaryOp::Neg => v
+                        .into_iter()
+                        .map(|x| {
+                            if s.is_some_and(Scalar::is_float) {
+                                self.b.ins().fneg(x)
+                            } else {
+                                self.b.ins().ineg(x)
+                            }
+                        })
+                        .collect(),
+                    UnaryOp::BitNot => v.into_iter().map(|x| self.b.ins().bnot(x)).collect(),
+                    UnaryOp::LogicalNot => {
+                        let t = self.truth(v[0], &operand.ty);
+                        let not = self.b.ins().bxor_imm_s(t, 1);
+                        vec![uextend_to(&mut self.b, types::I32, not)]
+                    }
+                    UnaryOp::VectorNot => {
+                        let (rt, _) = lane_types(&e.ty).ok_or_else(|| CodegenError("!".into()))?;
+                        v.into_iter()
+                            .map(|x| {
+                                let t = self.truth(x, &Type::Scalar(s.unwrap_or(Scalar::Int)));
+                                let not = self.b.ins().bxor_imm_s(t, 1);
+                                super::ops::mask(&mut self.b, not, rt, true)
+                            })
+                            .collect()
+                    }
+                })
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (l, r) = (self.expr(lhs)?, self.expr(rhs)?);
+                self.binary(*op, l, r, &lhs.ty, &e.ty)
+            }
+            ExprKind::PointerOffset {
+                pointer,
+                offset,
+                subtract,
+            } => {
+                let p = self.expr(pointer)?[0];
+                let o = self.expr(offset)?[0];
+                let Type::Pointer(pointee) = &pointer.ty else {
+                    return unsupported("pointer arithmetic");
+                };
+                let scaled = self.b.ins().imul_imm_s(o, pointee.ty.size() as i64);
+                Ok(vec![if *subtract {
+                    self.b.ins().isub(p, scaled)
+                } else {
+                    self.b.ins().iadd(p, scaled)
+                }])
+            }
+            ExprKind::PointerDiff { lhs, rhs } => {
+                let (l, r) = (self.expr(lhs)?[0], self.expr(rhs)?[0]);
+                let Type::Pointer(pointee) = &lhs.ty else {
+                    return unsupported("pointer difference");
+                };
+                let diff = self.b.ins().isub(l, r);
+                let size = self
+                    .b
+                    .ins()
+                    .iconst(types::I64, pointee.ty.size().max(1) as i64);
+                Ok(vec![self.b.ins().sdiv(diff, size)])
+            }
+            ExprKind::Logical { and, lhs, rhs } => {
+                let result = self.b.declare_var(types::I32);
+                let l = self.condition(lhs)?;
+                let l32 = uextend_to(&mut self.b, types::I32, l);
+                self.b.def_var(result, l32);
+                let (rhs_b, join) = (self.b.create_block(), self.b.create_block());
+                if *and {
+                    self.b.ins().brif(l, rhs_b, &[], join, &[]);
+                } else {
+                    self.b.ins().brif(l, join, &[], rhs_b, &[]);
+                }
+                self.b.switch_to_block(rhs_b);
+                let r = self.condition(rhs)?;
+                let r32 = uextend_to(&mut self.b, types::I32, r);
+                self.b.def_var(result, r32);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                Ok(vec![self.b.use_var(result)])
+            }
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let c = self.condition(cond)?;
+                let vars: Vec<Variable> = flat_types(&e.ty)
+                    .into_iter()
+                    .map(|t| self.b.declare_var(t))
+                    .collect();
+                let (then_b, else_b, join) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().brif(c, then_b, &[], else_b, &[]);
+                for (block, side) in [(then_b, then_expr), (else_b, else_expr)] {
+                    self.b.switch_to_block(block);
+                    let v = self.expr(side)?;
+                    for (var, x) in vars.iter().zip(v) {
+                        self.b.def_var(*var, x);
+                    }
+                    self.b.ins().jump(join, &[]);
+                }
+                self.b.switch_to_block(join);
+                Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+            }
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let c = self.expr(cond)?;
+                let (a, b) = (self.expr(then_expr)?, self.expr(else_expr)?);
+                // Lane-wise on the most significant bit of each lane of the condition.
+                Ok(c.into_iter()
+                    .zip(a.into_iter().zip(b))
+                    .map(|(c, (a, b))| {
+                        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, c, 0);
+                        self.b.ins().select(negative, a, b)
+                    })
+                    .collect())
+            }
+            ExprKind::Convert { kind, operand } => self.convert(*kind, operand, &e.ty),
+            ExprKind::VectorLiteral(parts) => {
+                let mut lanes = Vec::new();
+                for p in parts {
+                    lanes.extend(self.expr(p)?);
+                }
+                Ok(lanes)
+            }
+            ExprKind::Swizzle { base, lanes } => {
+                let v = self.expr(base)?;
+                let zero_ty = self.b.func.dfg.value_type(v[0]);
+                Ok(lanes
+                    .iter()
+                    .map(|&l| match v.get(l as usize) {
+                        Some(x) => *x,
+                        // Lane 3 of a 3-vector (.hi, .odd): undefined; 0.
+                        None => self.zero(zero_ty),
+                    })
+                    .collect())
+            }
+            ExprKind::Call { func, args } => {
+                let mut values = vec![self.item];
+                for a in args {
+                    values.extend(self.expr(a)?);
+                }
+                let clif = self.state.functions[func.0 as usize];
+                let fref = *self
+                    .func_refs
+                    .entry(clif)
+                    .or_insert_with(|| self.state.module.declare_func_in_func(clif, self.b.func));
+                let inst = self.b.ins().call(fref, &values);
+                Ok(self.b.inst_results(inst).to_vec())
+            }
+            ExprKind::Builtin { name, args } => self.builtin(name, args, &e.ty),
+            ExprKind::StringLiteral(_) => unsupported("string literals outside printf"),
+            ExprKind::Comma { lhs, rhs } => {
+                self.expr(lhs)?;
+                self.expr(rhs)
+            }
+        }
+    }
+
+    pub fn constant(&mut self, c: &Constant, ty: &Type) -> Result<Lanes> {
+        let (t, _) =
+            lane_types(ty).ok_or_else(|| CodegenError(format!("a constant of type '{ty}'")))?;
+        Ok(match c {
+            Constant::Int(v) => v
+                .iter()
+                .map(|&x| self.b.ins().iconst(t, x as i64))
+                .collect(),
+            Constant::Float(v) => v
+                .iter()
+                .map(|&x| match t {
+                    types::F64 => self.b.ins().f64const(x),
+                    _ => self.b.ins().f32const(x as f32),
+                })
+                .collect(),
+        })
+    }
+
+    /// A binary operation on lanes (scalar operands of vectors already splatted by sema).
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        l: Lanes,
+        r: Lanes,
+        operand_ty: &Type,
+        result_ty: &Type,
+    ) -> Result<Lanes> {
+        let s = operand_ty
+            .element()
+            .or_else(|| result_ty.element())
+            .unwrap_or(Scalar::Long);
+        let s = if operand_ty.is_pointer() {
+            Scalar::ULong
+        } else {
+            s
+        };
+        let (rt, _) = lane_types(result_ty).ok_or_else(|| CodegenError("binary result".into()))?;
+        let vector = result_ty.is_vector();
+        Ok(l.into_iter()
+            .zip(r)
+            .map(|(x, y)| binary_lane(&mut self.b, op, s, x, y, rt, vector))
+            .collect())
+    }
+
+    /// Converts lanes of type `from` to type `to` (same lane count, or scalar to vector).
+    fn convert_to(&mut self, v: Lanes, from: &Type, to: &Type) -> Result<Lanes> {
+        if from == to {
+            return Ok(v);
+        }
+        let (fs, ts) = (
+            from.element().unwrap_or(Scalar::ULong),
+            to.element().unwrap_or(Scalar::ULong),
+        );
+        let converted: Lanes = v
+            .into_iter()
+            .map(|x| convert_lane(&mut self.b, x, fs, ts))
+            .collect();
+        if converted.len() == 1 && to.lanes() > 1 {
+            return Ok(vec![converted[0]; to.lanes() as usize]);
+        }
+        Ok(converted)
+    }
+
+    fn convert(&mut self, kind: ConvertKind, operand: &Expr, to: &Type) -> Result<Lanes> {
+        let v = self.expr(operand)?;
+        let from = &operand.ty;
+        match kind {
+            ConvertKind::Numeric { saturate, rounding } => {
+                let (fs, ts) = (
+                    from.element().unwrap_or(Scalar::Int),
+                    to.element().unwrap_or(Scalar::Int),
+                );
+                let mut out = Vec::with_capacity(v.len());
+                for x in v {
+                    out.push(self.convert_numeric(x, fs, ts, saturate, rounding)?);
+                }
+                Ok(out)
+            }
+            ConvertKind::Splat => Ok(vec![v[0]; to.lanes() as usize]),
+            ConvertKind::BoolSplat => {
+                let (t, n) = lane_types(to).ok_or_else(|| CodegenError("bool splat".into()))?;
+                let m = super::ops::mask(&mut self.b, v[0], t, true);
+                Ok(vec![m; n])
+            }
+            ConvertKind::ToBool => Ok(vec![self.truth(v[0], from)]),
+            ConvertKind::Bitcast => self.bitcast(v, from, to),
+            ConvertKind::PointerCast | ConvertKind::Decay => Ok(v),
+            ConvertKind::PointerToInt => {
+                let (t, _) = lane_types(to).ok_or_else(|| CodegenError("pointer to int".into()))?;
+                Ok(vec![if t == types::I64 {
+                    v[0]
+                } else {
+                    self.b.ins().ireduce(t, v[0])
+                }])
+            }
+            ConvertKind::IntToPointer => Ok(v),
+        }
+    }
+
+    /// One lane of `convert_T[_sat][_rtX]` (or an implicit conversion).
+    pub fn convert_numeric(
+        &mut self,
+        x: Value,
+        from: Scalar,
+        to: Scalar,
+        saturate: bool,
+        rounding: Rounding,
+    ) -> Result<Value> {
+        match (from.is_float(), to.is_float()) {
+            (false, false) if saturate => Ok(saturate_int(&mut self.b, x, from, to)),
+            (true, false) => {
+                // Round to an integral value first with the requested mode, then convert
+                // (the conversion truncates, saturates, and maps NaN to 0).
+                let r = match rounding {
+                    Rounding::Default | Rounding::Rtz => x,
+                    Rounding::Rte => self.b.ins().nearest(x),
+                    Rounding::Rtp => self.b.ins().ceil(x),
+                    Rounding::Rtn => self.b.ins().floor(x),
+                };
+                Ok(convert_lane(&mut self.b, r, from, to))
+            }
+            (_, true) if !matches!(rounding, Rounding::Default | Rounding::Rte) && from != to => {
+                let name = format!(
+                    "clift_convert_{}_{}_{}",
+                    to.name(),
+                    match rounding {
+                        Rounding::Rtz => "rtz",
+                        Rounding::Rtp => "rtp",
+                        _ => "rtn",
+                    },
+                    from.name()
+                );
+                Ok(self.call_symbol(&name, &[x], clif_type(to))?)
+            }
+            _ => Ok(convert_lane(&mut self.b, x, from, to)),
+        }
+    }
+
+    /// `as_T`: the same bytes, reinterpreted (through memory when the lane shapes differ).
+    fn bitcast(&mut self, v: Lanes, from: &Type, to: &Type) -> Result<Lanes> {
+        let (ft, fnl) = lane_types(from).ok_or_else(|| CodegenError("as_type".into()))?;
+        let (tt, tnl) = lane_types(to).ok_or_else(|| CodegenError("as_type".into()))?;
+        if fnl == tnl && ft.bits() == tt.bits() {
+            return Ok(v
+                .into_iter()
+                .map(|x| {
+                    if ft == tt {
+                        x
+                    } else {
+                        self.b.ins().bitcast(tt, MemFlagsData::new(), x)
+                    }
+                })
+                .collect());
+        }
+        let size = (from.size().max(to.size())) as u32;
+        let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            size,
+            4,
+        ));
+        let addr = self.b.ins().stack_addr(types::I64, slot, 0);
+        for (i, x) in v.into_iter().enumerate() {
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                x,
+                addr,
+                (i as u32 * ft.bytes()) as i32,
+            );
+        }
+        Ok((0..tnl)
+            .map(|i| {
+                self.b.ins().load(
+                    tt,
+                    MemFlagsData::trusted(),
+                    addr,
+                    (i as u32 * tt.bytes()) as i32,
+                )
+            })
+            .collect())
+    }
+
+    /// Calls a builtins-library symbol with Cranelift values; returns its one result.
+    pub fn call_symbol(&mut self, name: &str, args: &[Value], ret: ir::Type) -> Result<Value> {
+        let results = self.call_symbol_multi(name, args, &[ret])?;
+        Ok(results[0])
+    }
+
+    pub fn call_symbol_multi(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        rets: &[ir::Type],
+    ) -> Result<Vec<Value>> {
+        if !self.state.symbols.contains_key(name) {
+            return unsupported(format!("the builtin implementation '{name}' is missing"));
+        }
+        let id = match self.state.imports.get(name) {
+            Some(id) => *id,
+            None => {
+                let mut sig = self.state.module.make_signature();
+                for a in args {
+                    sig.params
+                        .push(AbiParam::new(self.b.func.dfg.value_type(*a)));
+                }
+                for r in rets {
+                    sig.returns.push(AbiParam::new(*r));
+                }
+                let id = self
+                    .state
+                    .module
+                    .declare_function(name, cranelift_module::Linkage::Import, &sig)
+                    .map_err(|e| CodegenError(format!("importing '{name}': {e}")))?;
+                self.state.imports.insert(name.to_string(), id);
+                id
+            }
+        };
+        let fref = *self
+            .func_refs
+            .entry(id)
+            .or_insert_with(|| self.state.module.declare_func_in_func(id, self.b.func));
+        let inst = self.b.ins().call(fref, args);
+        Ok(self.b.inst_results(inst).to_vec())
+    }
+}
+
+/// What the work-group function of a kernel with barriers runs: regions for every
+/// work-item, and the control flow around barriers once for the group.
+pub(super) enum WgNode {
+    /// A region function, run for every work-item.
+    Region(cranelift_module::FuncId),
+    If {
+        cond: cranelift_module::FuncId,
+        then_nodes: Vec<WgNode>,
+        else_nodes: Vec<WgNode>,
+    },
+    Loop {
+        cond: Option<cranelift_module::FuncId>,
+        step: Option<cranelift_module::FuncId>,
+        body: Vec<WgNode>,
+        test_after: bool,
+    },
+}
+
+/// A kernel split at its barriers.
+pub(super) struct BarrierPlan {
+    pub nodes: Vec<WgNode>,
+    pub frame_size: u32,
+}
+
+/// Whether the statements call `barrier` (directly; functions calling it are rejected).
+pub(super) fn contains_barrier(block: &[Stmt]) -> bool {
+    let mut found = false;
+    visit_builtins(&block.to_vec(), &mut |name| found |= name == "barrier");
+    found
+}
+
+fn is_barrier(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Builtin { name, .. }, .. }) if &**name == "barrier")
+}
+
+/// Splits a kernel with barriers into region and condition functions (PoCL's work-item
+/// loop fission): straight-line statements between barriers become a region run for every
+/// work-item; `if` and loops that contain barriers run once for the group, their
+/// conditions evaluated by one work-item (barriers must be reached uniformly, 6.12.8).
+pub(super) fn define_barrier_kernel(
+    state: &mut ModuleState,
+    id: FuncId,
+    f: &tir::Function,
+    fctx: &mut FunctionBuilderContext,
+    options: &CodegenOptions,
+) -> Result<BarrierPlan> {
+    // Every private variable (parameters included) gets a slot in the work-item's frame.
+    let mut frames = HashMap::new();
+    let mut size = 0u32;
+    for (i, local) in f.locals.iter().enumerate() {
+        if local.ty.space == AddressSpace::Local && (i as u32) >= f.params {
+            continue;
+        }
+        let align = local.ty.ty.align().clamp(1, 16) as u32;
+        size = size.next_multiple_of(align);
+        frames.insert(LocalId(i as u32), size);
+        size += local.ty.ty.size().max(1) as u32;
+    }
+    let frame_size = size.next_multiple_of(16);
+    let body = f.body.as_ref().expect("kernels have bodies");
+    let mut splitter = Splitter {
+        state,
+        id,
+        f,
+        fctx,
+        options,
+        frames: &frames,
+        count: 0,
+    };
+    let prologue = splitter.region(&[], true)?;
+    let mut nodes = vec![WgNode::Region(prologue)];
+    nodes.extend(splitter.plan(body)?);
+    Ok(BarrierPlan { nodes, frame_size })
+}
+
+struct Splitter<'a, 'b> {
+    state: &'a mut ModuleState,
+    id: FuncId,
+    f: &'a tir::Function,
+    fctx: &'b mut FunctionBuilderContext,
+    options: &'a CodegenOptions,
+    frames: &'a HashMap<LocalId, u32>,
+    count: u32,
+}
+
+impl Splitter<'_, '_> {
+    fn plan(&mut self, stmts: &[Stmt]) -> Result<Vec<WgNode>> {
+        let mut nodes = Vec::new();
+        let mut run: Vec<Stmt> = Vec::new();
+        self.walk(stmts, &mut run, &mut nodes)?;
+        self.flush(&mut run, &mut nodes)?;
+        Ok(nodes)
+    }
+
+    fn walk(&mut self, stmts: &[Stmt], run: &mut Vec<Stmt>, nodes: &mut Vec<WgNode>) -> Result<()> {
+        for s in stmts {
+            if !contains_barrier(std::slice::from_ref(s)) {
+                run.push(s.clone());
+                continue;
+            }
+            match &s.kind {
+                _ if is_barrier(s) => self.flush(run, nodes)?,
+                StmtKind::Block(b) => self.walk(b, run, nodes)?,
+                StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
+                    self.flush(run, nodes)?;
+                    let cond = self.condition(cond)?;
+                    let then_nodes = self.plan(then_branch)?;
+                    let else_nodes = self.plan(else_branch)?;
+                    nodes.push(WgNode::If {
+                        cond,
+                        then_nodes,
+                        else_nodes,
+                    });
+                }
+                StmtKind::Loop {
+                    cond,
+                    step,
+                    body,
+                    test_after,
+                    ..
+                } => {
+                    self.flush(run, nodes)?;
+                    let cond = cond.as_ref().map(|c| self.condition(c)).transpose()?;
+                    let step = match step {
+                        Some(e) => Some(self.region(
+                            &[Stmt {
+                                kind: StmtKind::Expr(e.clone()),
+                                span: s.span,
+                            }],
+                            false,
+                        )?),
+                        None => None,
+                    };
+                    let body = self.plan(body)?;
+                    nodes.push(WgNode::Loop {
+                        cond,
+                        step,
+                        body,
+                        test_after: *test_after,
+                    });
+                }
+                _ => {
+                    return unsupported(
+                        "a barrier inside a switch, or next to break, continue, goto or return, is not supported yet",
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, run: &mut Vec<Stmt>, nodes: &mut Vec<WgNode>) -> Result<()> {
+        if run.is_empty() {
+            return Ok(());
+        }
+        let stmts = std::mem::take(run);
+        nodes.push(WgNode::Region(self.region(&stmts, false)?));
+        Ok(())
+    }
+
+    fn declare(
+        &mut self,
+        returns: Option<ir::Type>,
+    ) -> Result<(cranelift_module::FuncId, cranelift_codegen::Context)> {
+        let mut sig = self.state.module.make_signature();
+        sig.params.push(AbiParam::new(types::I64));
+        if let Some(r) = returns {
+            sig.returns.push(AbiParam::new(r));
+        }
+        self.count += 1;
+        let name = format!("clift_fn{}_{}_part{}", self.id.0, self.f.name, self.count);
+        let id = self
+            .state
+            .module
+            .declare_function(&name, cranelift_module::Linkage::Local, &sig)
+            .map_err(|e| CodegenError(format!("declaring {name}: {e}")))?;
+        let mut ctx = self.state.module.make_context();
+        ctx.func.signature = sig;
+        Ok((id, ctx))
+    }
+
+    fn lower(
+        &mut self,
+        ctx: &mut cranelift_codegen::Context,
+        body: impl FnOnce(&mut Lower) -> Result<()>,
+    ) -> Result<()> {
+        let b = FunctionBuilder::new(&mut ctx.func, self.fctx);
+        let mut lower = Lower {
+            b,
+            state: &mut *self.state,
+            func: self.f,
+            item: cranelift_codegen::entity::EntityRef::new(0),
+            storage: Vec::new(),
+            labels: HashMap::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            func_refs: HashMap::new(),
+            mad_enable: self.options.mad_enable,
+        };
+        body(&mut lower)?;
+        let config = lower.state.isa.frontend_config();
+        lower.b.finalize(config);
+        Ok(())
+    }
+
+    fn define(
+        &mut self,
+        id: cranelift_module::FuncId,
+        mut ctx: cranelift_codegen::Context,
+        what: &str,
+    ) -> Result<cranelift_module::FuncId> {
+        super::dump::function(what, &ctx.func);
+        self.state
+            .module
+            .define_function(id, &mut ctx)
+            .map_err(|e| CodegenError(format!("compiling a part of '{}': {e:?}", self.f.name)))?;
+        Ok(id)
+    }
+
+    fn region(
+        &mut self,
+        stmts: &[Stmt],
+        load_parameters: bool,
+    ) -> Result<cranelift_module::FuncId> {
+        let (id, mut ctx) = self.declare(None)?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.region(stmts, frames, load_parameters))?;
+        self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))
+    }
+
+    fn condition(&mut self, cond: &Expr) -> Result<cranelift_module::FuncId> {
+        let (id, mut ctx) = self.declare(Some(types::I8))?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.condition_function(cond, frames))?;
+        self.define(
+            id,
+            ctx,
+            &format!("{} condition {}", self.f.name, self.count),
+        )
+    }
+}

@@ -1,0 +1,479 @@
+//! Code generation: the typed tree to machine code, through Cranelift.
+//!
+//! Every function of the program becomes a Cranelift function that runs ONE work-item; its
+//! first parameter is the work-item's context ([`ItemContext`]: the work-group, the local
+//! ids, the argument block). Each kernel also gets a work-group function — the entry the
+//! runtime calls — that loops over the local ids and calls the kernel's work-item function.
+//!
+//! Values are scalarized: a vector is its lanes, one Cranelift value each (3-vectors have
+//! 3 lanes in registers, 4 in memory). Variables whose address is never taken live in SSA
+//! variables; arrays, structs and address-taken variables live in stack slots; `__local`
+//! variables in the work-group's local memory.
+//!
+//! Not yet: `barrier()` (work-group functions with loop fission), `printf`, images. A kernel
+//! that needs them fails to build with a message saying so.
+
+mod builtins;
+mod dump;
+mod func;
+mod layout;
+mod ops;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData};
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
+
+use crate::frontend::tir::{self, FuncId};
+use crate::jit;
+use crate::kernel::{KernelCode, WorkGroup};
+
+pub use layout::kernel_params;
+
+/// Byte offsets of [`ItemContext`]'s fields.
+pub(crate) mod item_context {
+    pub const GROUP: i32 = 0;
+    pub const ARGS: i32 = 8;
+    pub const LOCAL_ID: i32 = 16;
+    /// This work-item's frame (kernels with barriers).
+    pub const FRAME: i32 = 40;
+    pub const SIZE: u32 = 48;
+}
+
+/// What every work-item function receives (built on the work-group function's stack):
+/// `{ group: *const WorkGroup, args: *const u8, local_id: [u64; 3], frame: *mut u8 }`.
+pub struct ItemContext;
+
+/// Why a program could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodegenError(pub String);
+
+impl std::fmt::Display for CodegenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The JIT module that owns a program's machine code; dropped with the last kernel.
+struct CodeOwner(std::sync::Mutex<Option<JITModule>>);
+
+// SAFETY: after `finalize_definitions` the module's code is immutable and only freed on
+// drop; nothing else in it is touched from other threads.
+unsafe impl Send for CodeOwner {}
+// SAFETY: as above; the mutex serializes the only mutation (the drop).
+unsafe impl Sync for CodeOwner {}
+
+impl Drop for CodeOwner {
+    fn drop(&mut self) {
+        if let Ok(mut guard) = self.0.lock()
+            && let Some(module) = guard.take()
+        {
+            // SAFETY: the last kernel holding the code is gone (this runs when the last
+            // `Arc<CodeOwner>` drops), so no function of the module can be running.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// Options of code generation (from the build options).
+#[derive(Clone, Debug, Default)]
+pub struct CodegenOptions {
+    /// `-cl-kernel-arg-info`.
+    pub kernel_arg_info: bool,
+    /// `-cl-mad-enable` / fast math: `mad` may fuse.
+    pub mad_enable: bool,
+}
+
+/// Symbols the generated code may call: the builtins library.
+fn builtin_symbols() -> HashMap<&'static str, *const u8> {
+    let mut map = HashMap::new();
+    for list in [
+        clift_builtins::math::symbols(),
+        clift_builtins::convert::symbols(),
+        clift_builtins::integer::symbols(),
+        clift_builtins::half::symbols(),
+    ] {
+        map.extend(list);
+    }
+    map
+}
+
+/// State shared by the lowering of every function of one program.
+pub(crate) struct ModuleState {
+    pub module: JITModule,
+    pub isa: OwnedTargetIsa,
+    /// The Cranelift function of each program function (its work-item function).
+    pub functions: Vec<ClifFuncId>,
+    /// Imported builtin symbols, by name.
+    pub imports: HashMap<String, ClifFuncId>,
+    pub symbols: HashMap<&'static str, *const u8>,
+    /// Program-scope `__constant` data objects.
+    pub globals: Vec<cranelift_module::DataId>,
+}
+
+/// Compiles every kernel of `program`.
+pub fn compile(
+    program: &tir::Program,
+    options: &CodegenOptions,
+) -> Result<Vec<KernelCode>, CodegenError> {
+    let symbols = builtin_symbols();
+    let isa = jit::host_isa().map_err(|e| CodegenError(e.to_string()))?;
+    let module = jit::new_module(symbols.iter().map(|(k, v)| (k.to_string(), *v)))
+        .map_err(|e| CodegenError(e.to_string()))?;
+    let mut state = ModuleState {
+        module,
+        isa,
+        functions: Vec::new(),
+        imports: HashMap::new(),
+        symbols,
+        globals: Vec::new(),
+    };
+    check_supported(program)?;
+    declare_globals(&mut state, program)?;
+    // Declare every function first: calls may come before definitions.
+    for (i, f) in program.functions.iter().enumerate() {
+        let sig = func::item_signature(&state, f);
+        let id = state
+            .module
+            .declare_function(&format!("clift_fn{i}_{}", f.name), Linkage::Local, &sig)
+            .map_err(|e| CodegenError(format!("declaring '{}': {e}", f.name)))?;
+        state.functions.push(id);
+    }
+    let mut fctx = FunctionBuilderContext::new();
+    let mut plans = HashMap::new();
+    for (i, f) in program.functions.iter().enumerate() {
+        let Some(body) = &f.body else { continue };
+        let id = FuncId(i as u32);
+        if f.kernel.is_some() && func::contains_barrier(body) {
+            plans.insert(
+                id,
+                func::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?,
+            );
+        } else {
+            func::define(&mut state, program, id, &mut fctx, options)?;
+        }
+    }
+    let mut entries = Vec::new();
+    for (id, f) in program.kernels() {
+        let (layout, static_local) = layout::kernel_layout(f);
+        let plan = plans.get(&id);
+        let entry = define_work_group_function(&mut state, id, f, plan, &mut fctx)?;
+        let frame_size = plan.map_or(0, |p| p.frame_size as usize);
+        entries.push((id, entry, layout, static_local, frame_size));
+    }
+    state
+        .module
+        .finalize_definitions()
+        .map_err(|e| CodegenError(format!("finalizing the JIT module: {e}")))?;
+    let mut kernels = Vec::new();
+    let code: Vec<*const u8> = entries
+        .iter()
+        .map(|(_, entry, ..)| state.module.get_finalized_function(*entry))
+        .collect();
+    let owner: Arc<dyn std::any::Any + Send + Sync> =
+        Arc::new(CodeOwner(std::sync::Mutex::new(Some(state.module))));
+    for ((id, _, layout, static_local, frame_size), address) in entries.into_iter().zip(code) {
+        let f = program.function(id);
+        let info = f.kernel.clone().unwrap_or_default();
+        // SAFETY: `address` is the finalized work-group function defined with the
+        // signature `fn(*const u8, *const WorkGroup)` in the host's C calling convention.
+        let entry: crate::kernel::WorkGroupFn =
+            unsafe { std::mem::transmute::<*const u8, crate::kernel::WorkGroupFn>(address) };
+        kernels.push(KernelCode {
+            name: f.name.to_string(),
+            params: kernel_params(f, &info, &layout),
+            args_size: layout.size,
+            static_local_size: static_local,
+            reqd_work_group_size: info.reqd_work_group_size.map(|r| r.map(|v| v as usize)),
+            attributes: info.attributes.clone(),
+            private_mem_size: frame_size,
+            frame_size,
+            arg_info: options.kernel_arg_info,
+            entry,
+            code_owner: Some(Arc::clone(&owner)),
+        });
+    }
+    Ok(kernels)
+}
+
+/// Rejects what code generation cannot do yet, with a message for the build log.
+fn check_supported(program: &tir::Program) -> Result<(), CodegenError> {
+    for f in &program.functions {
+        let Some(body) = &f.body else { continue };
+        let mut problem = None;
+        func::visit_builtins(body, &mut |name| {
+            let barrier_outside_kernel = name == "barrier" && f.kernel.is_none();
+            if problem.is_none() && (name == "printf" || barrier_outside_kernel) {
+                problem = Some(name.to_string());
+            }
+        });
+        if let Some(name) = problem {
+            return Err(CodegenError(format!(
+                "'{}' uses {name}(), which clift cannot compile yet",
+                f.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Program-scope `__constant` variables become read-only data objects.
+fn declare_globals(state: &mut ModuleState, program: &tir::Program) -> Result<(), CodegenError> {
+    for (i, g) in program.globals.iter().enumerate() {
+        let id = state
+            .module
+            .declare_data(
+                &format!("clift_global{i}_{}", g.name),
+                Linkage::Local,
+                false,
+                false,
+            )
+            .map_err(|e| CodegenError(e.to_string()))?;
+        let mut data = cranelift_module::DataDescription::new();
+        data.define(g.init.clone().into_boxed_slice());
+        data.set_align(g.ty.ty.align().max(16));
+        state
+            .module
+            .define_data(id, &data)
+            .map_err(|e| CodegenError(e.to_string()))?;
+        state.globals.push(id);
+    }
+    Ok(())
+}
+
+/// The entry the runtime calls: runs one work-group. Without barriers it loops over the
+/// local ids calling the kernel's work-item function; with barriers it runs the kernel's
+/// plan (regions for every work-item, the control flow around barriers once).
+fn define_work_group_function(
+    state: &mut ModuleState,
+    kernel: FuncId,
+    f: &tir::Function,
+    plan: Option<&func::BarrierPlan>,
+    fctx: &mut FunctionBuilderContext,
+) -> Result<ClifFuncId, CodegenError> {
+    let ptr = ir::types::I64;
+    let mut sig = state.module.make_signature();
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
+    let id = state
+        .module
+        .declare_function(&format!("clift_wg_{}", f.name), Linkage::Export, &sig)
+        .map_err(|e| CodegenError(e.to_string()))?;
+    let mut ctx = state.module.make_context();
+    ctx.func.signature = sig;
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let (args, group) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            item_context::SIZE,
+            4,
+        ));
+        let item = b.ins().stack_addr(ptr, slot, 0);
+        let flags = MemFlagsData::trusted();
+        b.ins().store(flags, group, item, item_context::GROUP);
+        b.ins().store(flags, args, item, item_context::ARGS);
+        let frames = b
+            .ins()
+            .load(ptr, flags, group, WorkGroup::OFFSET_PRIVATE_FRAMES);
+        let mut wg = GroupEmitter {
+            item,
+            group,
+            frames,
+            frame_size: plan.map_or(0, |p| p.frame_size),
+        };
+        match plan {
+            None => {
+                let callee = state
+                    .module
+                    .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
+                wg.all_items(&mut b, callee);
+            }
+            Some(plan) => {
+                let mut refs = HashMap::new();
+                wg.nodes(&mut b, state, &mut refs, &plan.nodes);
+            }
+        }
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+        b.finalize(state.isa.frontend_config());
+    }
+    dump::function(&format!("work-group function of {}", f.name), &ctx.func);
+    state
+        .module
+        .define_function(id, &mut ctx)
+        .map_err(|e| CodegenError(format!("work-group function of '{}': {e}", f.name)))?;
+    Ok(id)
+}
+
+/// The reference to `id` inside the function being built (declared once).
+fn func_ref(
+    b: &mut FunctionBuilder,
+    state: &mut ModuleState,
+    refs: &mut HashMap<ClifFuncId, ir::FuncRef>,
+    id: ClifFuncId,
+) -> ir::FuncRef {
+    *refs
+        .entry(id)
+        .or_insert_with(|| state.module.declare_func_in_func(id, b.func))
+}
+
+/// Emits the work-group level code: loops over every work-item, and the plan of kernels
+/// with barriers.
+struct GroupEmitter {
+    item: ir::Value,
+    group: ir::Value,
+    frames: ir::Value,
+    frame_size: u32,
+}
+
+impl GroupEmitter {
+    /// for z { for y { for x { callee(item) } } }, setting the local ids and the frame.
+    fn all_items(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) {
+        let ptr = ir::types::I64;
+        let flags = MemFlagsData::trusted();
+        let sizes: Vec<ir::Value> = (0..3)
+            .map(|d| {
+                b.ins()
+                    .load(ptr, flags, self.group, WorkGroup::OFFSET_LOCAL_SIZE + 8 * d)
+            })
+            .collect();
+        let counter: Vec<_> = (0..3).map(|_| b.declare_var(ptr)).collect();
+        let linear = b.declare_var(ptr);
+        let head: Vec<_> = (0..3).map(|_| b.create_block()).collect();
+        let body: Vec<_> = (0..3).map(|_| b.create_block()).collect();
+        let latch: Vec<_> = (0..3).map(|_| b.create_block()).collect();
+        let exit = b.create_block();
+        let zero = b.ins().iconst(ptr, 0);
+        b.def_var(counter[2], zero);
+        b.def_var(linear, zero);
+        b.ins().jump(head[2], &[]);
+        for d in (0..3).rev() {
+            b.switch_to_block(head[d]);
+            let i = b.use_var(counter[d]);
+            let more = b
+                .ins()
+                .icmp(ir::condcodes::IntCC::UnsignedLessThan, i, sizes[d]);
+            let done = if d == 2 { exit } else { latch[d + 1] };
+            b.ins().brif(more, body[d], &[], done, &[]);
+            b.switch_to_block(body[d]);
+            let i = b.use_var(counter[d]);
+            b.ins()
+                .store(flags, i, self.item, item_context::LOCAL_ID + 8 * d as i32);
+            if d > 0 {
+                let zero = b.ins().iconst(ptr, 0);
+                b.def_var(counter[d - 1], zero);
+                b.ins().jump(head[d - 1], &[]);
+            } else {
+                if self.frame_size > 0 {
+                    let n = b.use_var(linear);
+                    let offset = b.ins().imul_imm_s(n, i64::from(self.frame_size));
+                    let frame = b.ins().iadd(self.frames, offset);
+                    b.ins().store(flags, frame, self.item, item_context::FRAME);
+                    let next = b.ins().iadd_imm_s(n, 1);
+                    b.def_var(linear, next);
+                }
+                b.ins().call(callee, &[self.item]);
+                b.ins().jump(latch[0], &[]);
+            }
+            b.switch_to_block(latch[d]);
+            let i = b.use_var(counter[d]);
+            let next = b.ins().iadd_imm_s(i, 1);
+            b.def_var(counter[d], next);
+            b.ins().jump(head[d], &[]);
+        }
+        b.switch_to_block(exit);
+    }
+
+    /// Evaluates a condition function as work-item 0 (the conditions around barriers are
+    /// uniform across the group).
+    fn condition(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) -> ir::Value {
+        let flags = MemFlagsData::trusted();
+        let zero = b.ins().iconst(ir::types::I64, 0);
+        for d in 0..3 {
+            b.ins()
+                .store(flags, zero, self.item, item_context::LOCAL_ID + 8 * d);
+        }
+        b.ins()
+            .store(flags, self.frames, self.item, item_context::FRAME);
+        let call = b.ins().call(callee, &[self.item]);
+        b.inst_results(call)[0]
+    }
+
+    fn nodes(
+        &mut self,
+        b: &mut FunctionBuilder,
+        state: &mut ModuleState,
+        refs: &mut HashMap<ClifFuncId, ir::FuncRef>,
+        nodes: &[func::WgNode],
+    ) {
+        for node in nodes {
+            match node {
+                func::WgNode::Region(id) => {
+                    let callee = func_ref(b, state, refs, *id);
+                    self.all_items(b, callee);
+                }
+                func::WgNode::If {
+                    cond,
+                    then_nodes,
+                    else_nodes,
+                } => {
+                    let callee = func_ref(b, state, refs, *cond);
+                    let c = self.condition(b, callee);
+                    let (then_b, else_b, join) =
+                        (b.create_block(), b.create_block(), b.create_block());
+                    b.ins().brif(c, then_b, &[], else_b, &[]);
+                    b.switch_to_block(then_b);
+                    self.nodes(b, state, refs, then_nodes);
+                    b.ins().jump(join, &[]);
+                    b.switch_to_block(else_b);
+                    self.nodes(b, state, refs, else_nodes);
+                    b.ins().jump(join, &[]);
+                    b.switch_to_block(join);
+                }
+                func::WgNode::Loop {
+                    cond,
+                    step,
+                    body,
+                    test_after,
+                } => {
+                    let (head, body_b, cont, exit) = (
+                        b.create_block(),
+                        b.create_block(),
+                        b.create_block(),
+                        b.create_block(),
+                    );
+                    b.ins().jump(if *test_after { body_b } else { head }, &[]);
+                    b.switch_to_block(head);
+                    match cond {
+                        Some(c) => {
+                            let callee = func_ref(b, state, refs, *c);
+                            let v = self.condition(b, callee);
+                            b.ins().brif(v, body_b, &[], exit, &[]);
+                        }
+                        None => {
+                            b.ins().jump(body_b, &[]);
+                        }
+                    }
+                    b.switch_to_block(body_b);
+                    self.nodes(b, state, refs, body);
+                    b.ins().jump(cont, &[]);
+                    b.switch_to_block(cont);
+                    if let Some(s) = step {
+                        let callee = func_ref(b, state, refs, *s);
+                        self.all_items(b, callee);
+                    }
+                    b.ins().jump(head, &[]);
+                    b.switch_to_block(exit);
+                }
+            }
+        }
+    }
+}

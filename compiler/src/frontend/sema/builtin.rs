@@ -1,0 +1,385 @@
+//! Builtin calls: overload resolution against the generated signature table of
+//! `clift_builtins`, and the builtins that follow rules rather than a list —
+//! `convert_<type>[_sat][_rte|_rtz|_rtp|_rtn]` (6.2.3), `as_<type>` (6.2.4.2), `shuffle`,
+//! `shuffle2` (6.12.12) and `printf` (6.12.13).
+
+use std::sync::Arc;
+
+use clift_builtins::signatures::{self, Signature};
+use clift_builtins::types::{BType, Space};
+
+use super::super::ast;
+use super::super::source::Span;
+use super::super::tir::{ConvertKind, Expr, ExprKind, Rounding};
+use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
+use super::Analyzer;
+
+/// Whether `name` is a builtin function (user code may not redefine it).
+pub(super) fn is_builtin(name: &str) -> bool {
+    !signatures::overloads(name).is_empty()
+        || name.starts_with("convert_")
+        || name.starts_with("as_")
+        || matches!(name, "shuffle" | "shuffle2" | "printf")
+}
+
+/// The type a table type stands for.
+fn from_btype(t: &BType) -> Type {
+    match t {
+        BType::Void => Type::Void,
+        BType::Scalar(s) => Type::Scalar(*s),
+        BType::Vector(s, n) => Type::Vector(*s, *n),
+        BType::Pointer {
+            pointee,
+            space,
+            is_const,
+            is_volatile,
+        } => Type::Pointer(Box::new(QualType {
+            ty: from_btype(pointee),
+            quals: Qualifiers {
+                is_const: *is_const,
+                is_volatile: *is_volatile,
+                is_restrict: false,
+            },
+            space: match space {
+                Space::Private => AddressSpace::Private,
+                Space::Global => AddressSpace::Global,
+                Space::Local => AddressSpace::Local,
+                Space::Constant => AddressSpace::Constant,
+            },
+        })),
+        BType::Event => Type::Event,
+        BType::Sampler => Type::Sampler,
+    }
+}
+
+/// How good a match an argument of type `arg` is for a parameter of type `param`: 0 exact,
+/// 1 promotion or added qualifiers, 2 arithmetic conversion (C++'s ranking, which clang
+/// applies to OpenCL's overloaded builtins); `None` if it does not convert.
+fn match_cost(arg: &Type, param: &Type) -> Option<u32> {
+    if arg == param {
+        return Some(0);
+    }
+    match (arg, param) {
+        (Type::Pointer(a), Type::Pointer(p)) => {
+            let adds_only = (!a.quals.is_const || p.quals.is_const)
+                && (!a.quals.is_volatile || p.quals.is_volatile);
+            (a.ty == p.ty && a.space == p.space && adds_only).then_some(1)
+        }
+        (a, p) if !a.is_vector() && !p.is_vector() => {
+            let (a, p) = (a.scalar()?, p.scalar()?);
+            let promotion = (a == Scalar::Float && p == Scalar::Double)
+                || (a.is_integer() && a.size() < 4 && p == Scalar::Int);
+            Some(if promotion { 1 } else { 2 })
+        }
+        _ => None,
+    }
+}
+
+impl Analyzer<'_> {
+    /// A call of a builtin (or of an unknown name, which is an error).
+    pub(super) fn builtin_call(
+        &mut self,
+        name: &Arc<str>,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
+        let values = args.iter().map(|a| self.expr(a)).collect::<Vec<_>>();
+        let values = values.into_iter().collect::<Option<Vec<_>>>()?;
+        if let Some(rest) = name.strip_prefix("convert_") {
+            return self.convert_builtin(name, rest, values, span);
+        }
+        if let Some(rest) = name.strip_prefix("as_") {
+            return self.as_builtin(name, rest, values, span);
+        }
+        match &**name {
+            "shuffle" | "shuffle2" => return self.shuffle(name, values, span),
+            "printf" => return self.printf(values, span),
+            _ => {}
+        }
+        let overloads = signatures::overloads(name);
+        if overloads.is_empty() {
+            self.error(
+                name_span,
+                format!("implicit declaration of function '{name}' is invalid in OpenCL"),
+            );
+            return None;
+        }
+        let enabled = |s: &Signature| {
+            (!s.requires.fp64 || self.extensions.fp64)
+                && (!s.requires.fp16 || self.extensions.fp16)
+                && (!s.requires.int64_atomics || self.extensions.int64_atomics)
+        };
+        let mut best: Vec<(&Signature, u32)> = Vec::new();
+        for sig in overloads
+            .iter()
+            .filter(|s| enabled(s) && s.params.len() == values.len())
+        {
+            let cost: Option<u32> = sig
+                .params
+                .iter()
+                .zip(&values)
+                .map(|(p, v)| match_cost(&v.ty, &from_btype(p)))
+                .sum();
+            let Some(cost) = cost else { continue };
+            match best.first() {
+                Some(&(_, c)) if cost > c => {}
+                Some(&(_, c)) if cost == c => best.push((sig, cost)),
+                _ => best = vec![(sig, cost)],
+            }
+        }
+        let arg_types = values
+            .iter()
+            .map(|v| v.ty.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        match best.as_slice() {
+            [] => {
+                self.error(
+                    span,
+                    format!("no matching function for call to '{name}({arg_types})'"),
+                );
+                None
+            }
+            [(sig, _)] => {
+                let sig = (*sig).clone();
+                let mut converted = Vec::with_capacity(values.len());
+                for (v, p) in values.into_iter().zip(&sig.params) {
+                    let p = from_btype(p);
+                    converted.push(self.argument(v, &p));
+                }
+                Some(Expr {
+                    kind: ExprKind::Builtin {
+                        name: Arc::clone(name),
+                        args: converted,
+                    },
+                    ty: from_btype(&sig.ret),
+                    span,
+                })
+            }
+            _ => {
+                self.error(span, format!("call to '{name}({arg_types})' is ambiguous"));
+                None
+            }
+        }
+    }
+
+    /// An argument converted to the chosen overload's parameter type.
+    fn argument(&mut self, value: Expr, param: &Type) -> Expr {
+        if value.ty == *param {
+            return value;
+        }
+        let span = value.span;
+        match param {
+            Type::Pointer(_) => Expr {
+                kind: ExprKind::Convert {
+                    kind: ConvertKind::PointerCast,
+                    operand: Box::new(value),
+                },
+                ty: param.clone(),
+                span,
+            },
+            _ => match param.scalar() {
+                Some(s) => self.convert_scalar(value, s),
+                None => value,
+            },
+        }
+    }
+
+    /// `convert_<type>[_sat][_rte|_rtz|_rtp|_rtn](x)`.
+    fn convert_builtin(
+        &mut self,
+        name: &str,
+        rest: &str,
+        values: Vec<Expr>,
+        span: Span,
+    ) -> Option<Expr> {
+        let mut parts = rest.split('_');
+        let type_name = parts.next().unwrap_or("");
+        let mut saturate = false;
+        let mut rounding = Rounding::Default;
+        let mut ok = true;
+        for (i, p) in parts.enumerate() {
+            match p {
+                "sat" if i == 0 => saturate = true,
+                "rte" if rounding == Rounding::Default => rounding = Rounding::Rte,
+                "rtz" if rounding == Rounding::Default => rounding = Rounding::Rtz,
+                "rtp" if rounding == Rounding::Default => rounding = Rounding::Rtp,
+                "rtn" if rounding == Rounding::Default => rounding = Rounding::Rtn,
+                _ => ok = false,
+            }
+        }
+        let target = Type::vector_from_name(type_name)
+            .or_else(|| Scalar::from_name(type_name).map(Type::Scalar));
+        let Some(target) = target.filter(|t| ok && t.element() != Some(Scalar::Bool)) else {
+            self.error(
+                span,
+                format!("implicit declaration of function '{name}' is invalid in OpenCL"),
+            );
+            return None;
+        };
+        let [value] = <[Expr; 1]>::try_from(values).ok()?;
+        if !value.ty.is_arithmetic()
+            || value.ty.lanes() != target.lanes()
+            || value.ty.element() == Some(Scalar::Bool)
+        {
+            self.error(
+                span,
+                format!("no matching function for call to '{name}({})'", value.ty),
+            );
+            return None;
+        }
+        if saturate && target.is_floating() {
+            self.error(
+                span,
+                format!("'{name}': saturation is only defined for conversions to integer types"),
+            );
+            return None;
+        }
+        self.check_precision(&target, span)?;
+        let e = Expr {
+            kind: ExprKind::Convert {
+                kind: ConvertKind::Numeric { saturate, rounding },
+                operand: Box::new(value),
+            },
+            ty: target,
+            span,
+        };
+        Some(self.folded(e))
+    }
+
+    /// `as_<type>(x)`: the same bits as another type of the same size (6.2.4.2).
+    fn as_builtin(
+        &mut self,
+        name: &str,
+        rest: &str,
+        values: Vec<Expr>,
+        span: Span,
+    ) -> Option<Expr> {
+        let target =
+            Type::vector_from_name(rest).or_else(|| Scalar::from_name(rest).map(Type::Scalar));
+        let Some(target) = target.filter(|t| t.element() != Some(Scalar::Bool)) else {
+            self.error(
+                span,
+                format!("implicit declaration of function '{name}' is invalid in OpenCL"),
+            );
+            return None;
+        };
+        let [value] = <[Expr; 1]>::try_from(values).ok()?;
+        if !value.ty.is_arithmetic() || value.ty.element() == Some(Scalar::Bool) {
+            self.error(
+                span,
+                format!("invalid reinterpretation of '{}' as '{target}'", value.ty),
+            );
+            return None;
+        }
+        if value.ty.size() != target.size() {
+            self.error(
+                span,
+                format!(
+                    "invalid reinterpretation: sizes of '{target}' and '{}' must match",
+                    value.ty
+                ),
+            );
+            return None;
+        }
+        self.check_precision(&target, span)?;
+        let e = Expr {
+            kind: ExprKind::Convert {
+                kind: ConvertKind::Bitcast,
+                operand: Box::new(value),
+            },
+            ty: target,
+            span,
+        };
+        Some(self.folded(e))
+    }
+
+    /// `double` and `half` values need their extension.
+    fn check_precision(&mut self, ty: &Type, span: Span) -> Option<()> {
+        match ty.element() {
+            Some(Scalar::Double) if !self.extensions.fp64 => {
+                self.error(
+                    span,
+                    format!("use of type '{ty}' requires cl_khr_fp64 extension to be enabled"),
+                );
+                None
+            }
+            Some(Scalar::Half) if !self.extensions.fp16 => {
+                self.error(
+                    span,
+                    format!("use of type '{ty}' requires cl_khr_fp16 extension to be enabled"),
+                );
+                None
+            }
+            _ => Some(()),
+        }
+    }
+
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: `mask` is an unsigned integer vector with
+    /// elements as wide as `x`'s; the result has `x`'s element type and `mask`'s lanes.
+    fn shuffle(&mut self, name: &str, values: Vec<Expr>, span: Span) -> Option<Expr> {
+        let want = if name == "shuffle" { 2 } else { 3 };
+        let widths = [2u8, 4, 8, 16];
+        let valid = values.len() == want
+            && {
+                let x = &values[0];
+                let mask = &values[want - 1];
+                matches!((&x.ty, &mask.ty), (Type::Vector(xe, xn), Type::Vector(me, mn))
+                if widths.contains(xn) && widths.contains(mn) && me.is_integer() && !me.is_signed() && me.size() == xe.size())
+                    && (want == 2 || values[1].ty == x.ty)
+            };
+        if !valid {
+            let types = values
+                .iter()
+                .map(|v| v.ty.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error(
+                span,
+                format!("no matching function for call to '{name}({types})'"),
+            );
+            return None;
+        }
+        let ty = Type::Vector(values[0].ty.element()?, values[want - 1].ty.lanes());
+        Some(Expr {
+            kind: ExprKind::Builtin {
+                name: name.into(),
+                args: values,
+            },
+            ty,
+            span,
+        })
+    }
+
+    /// `printf(format, ...)`: the format must be a string literal (6.12.13.2).
+    fn printf(&mut self, values: Vec<Expr>, span: Span) -> Option<Expr> {
+        match values.first() {
+            Some(Expr {
+                kind: ExprKind::StringLiteral(_),
+                ..
+            }) => {}
+            _ => {
+                self.error(span, "the format of printf must be a string literal");
+                return None;
+            }
+        }
+        for v in &values[1..] {
+            if !v.ty.is_arithmetic() && !v.ty.is_pointer() {
+                self.error(
+                    v.span,
+                    format!("cannot pass a value of type '{}' to printf", v.ty),
+                );
+                return None;
+            }
+        }
+        Some(Expr {
+            kind: ExprKind::Builtin {
+                name: "printf".into(),
+                args: values,
+            },
+            ty: Type::int(),
+            span,
+        })
+    }
+}

@@ -1,0 +1,3 @@
+// Nothing but stray semicolons.
+;
+;;

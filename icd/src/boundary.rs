@@ -90,6 +90,42 @@ mod tests {
         assert_eq!(call("t", || panic!("boom")), CL_OUT_OF_HOST_MEMORY);
     }
 
+    static NOTIFIED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+    unsafe extern "C" fn record(
+        message: *const std::ffi::c_char,
+        _: *const std::ffi::c_void,
+        _: usize,
+        _: *mut std::ffi::c_void,
+    ) {
+        // SAFETY: the boundary passes a NUL-terminated message.
+        let text = unsafe { std::ffi::CStr::from_ptr(message) }
+            .to_string_lossy()
+            .into_owned();
+        NOTIFIED.lock().unwrap().push(text);
+    }
+
+    #[test]
+    fn a_panic_reaches_the_context_callback() {
+        use clift_runtime::context::{Context, NotifyCallback};
+        let devices = clift_runtime::platform::Platform::get().devices().to_vec();
+        let notify = NotifyCallback {
+            func: record,
+            user_data: std::ptr::null_mut(),
+        };
+        let context = Context::new(devices, Default::default(), Some(notify));
+        let code = call("clTestEntry", || {
+            note_context(&context);
+            panic!("deliberate")
+        });
+        assert_eq!(code, CL_OUT_OF_HOST_MEMORY);
+        let messages = NOTIFIED.lock().unwrap();
+        assert_eq!(
+            messages.as_slice(),
+            ["clift: internal error in clTestEntry: deliberate"]
+        );
+    }
+
     #[test]
     fn errcode_ret_is_written_when_given() {
         let mut code = 1;

@@ -108,6 +108,31 @@ impl Lower<'_, '_> {
             "get_local_id" | "get_global_id" => None,
             _ => return Ok(None),
         };
+        // Dimension 0 inside a kernel's row loop: the loop's own counter.
+        let dim0 = matches!(&args[0].kind, crate::frontend::tir::ExprKind::Const(crate::frontend::tir::Constant::Int(v)) if v[0] == 0);
+        if let (true, Some(x), None) = (dim0, self.local_x, field) {
+            let lid = self.b.use_var(x);
+            if name == "get_local_id" {
+                return Ok(Some(vec![lid]));
+            }
+            let flags = MemFlagsData::trusted();
+            let group = self.group();
+            let gid = self
+                .b
+                .ins()
+                .load(types::I64, flags, group, WorkGroup::OFFSET_GROUP_ID);
+            let size = self
+                .b
+                .ins()
+                .load(types::I64, flags, group, WorkGroup::OFFSET_LOCAL_SIZE);
+            let offset =
+                self.b
+                    .ins()
+                    .load(types::I64, flags, group, WorkGroup::OFFSET_GLOBAL_OFFSET);
+            let base = self.b.ins().imul(gid, size);
+            let base = self.b.ins().iadd(base, offset);
+            return Ok(Some(vec![self.b.ins().iadd(base, lid)]));
+        }
         let d = self.expr(&args[0])?[0];
         // "Valid values of dimindx are 0 to get_work_dim() - 1"; beyond, ids are 0 and sizes
         // 1. The context pads unused dimensions that way, so only d > 2 needs a guard.

@@ -231,6 +231,8 @@ pub(super) fn define(
             continues: Vec::new(),
             func_refs: HashMap::new(),
             mad_enable: options.mad_enable,
+            local_x: None,
+            return_target: None,
         };
         lower.function()?;
         let config = lower.state.isa.frontend_config();
@@ -257,6 +259,10 @@ pub(super) struct Lower<'a, 'b> {
     continues: Vec<Block>,
     func_refs: HashMap<cranelift_module::FuncId, ir::FuncRef>,
     pub mad_enable: bool,
+    /// In a kernel's row loop: the local id of dimension 0.
+    pub local_x: Option<Variable>,
+    /// In a kernel's row loop: where `return` goes (the next work-item).
+    return_target: Option<Block>,
 }
 
 impl Lower<'_, '_> {
@@ -272,6 +278,9 @@ impl Lower<'_, '_> {
             .as_ref()
             .expect("defined functions have bodies");
         self.setup_storage(Some(&address_taken(body)), None);
+        if self.func.kernel.is_some() {
+            return self.kernel_row(body);
+        }
         self.parameters(&params[1..])?;
         self.block(body)?;
         if !self.terminated() {
@@ -281,6 +290,53 @@ impl Lower<'_, '_> {
                 .collect();
             self.b.ins().return_(&zeros);
         }
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// A kernel without barriers runs a whole row of work-items (every local x for the y and
+    /// z the work-group function set): the x loop is here, so the local and global ids of
+    /// dimension 0 are a register, and there is one call per row, not per work-item.
+    fn kernel_row(&mut self, body: &TirBlock) -> Result<()> {
+        let flags = MemFlagsData::trusted();
+        let group = self.group();
+        let size = self
+            .b
+            .ins()
+            .load(types::I64, flags, group, WorkGroup::OFFSET_LOCAL_SIZE);
+        let x = self.b.declare_var(types::I64);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(x, zero);
+        let (head, body_b, latch, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let xv = self.b.use_var(x);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        // The id in memory too, for get_local_id(d) with a d known only at run time.
+        let xv = self.b.use_var(x);
+        self.b
+            .ins()
+            .store(flags, xv, self.item, item_context::LOCAL_ID);
+        self.local_x = Some(x);
+        self.return_target = Some(latch);
+        // Parameters are reloaded for each work-item: a kernel may modify its own copies.
+        self.parameters(&[])?;
+        self.block(body)?;
+        self.jump(latch);
+        self.b.switch_to_block(latch);
+        let xv = self.b.use_var(x);
+        let next = self.b.ins().iadd_imm_s(xv, 1);
+        self.b.def_var(x, next);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        self.b.ins().return_(&[]);
         self.b.seal_all_blocks();
         Ok(())
     }
@@ -634,7 +690,15 @@ impl Lower<'_, '_> {
                     Some(e) => self.expr(e)?,
                     None => Vec::new(),
                 };
-                self.b.ins().return_(&v);
+                match self.return_target {
+                    // A kernel's `return` ends this work-item: on to the next of the row.
+                    Some(next_item) => {
+                        self.b.ins().jump(next_item, &[]);
+                    }
+                    None => {
+                        self.b.ins().return_(&v);
+                    }
+                }
             }
         }
         Ok(())
@@ -1499,6 +1563,8 @@ impl Splitter<'_, '_> {
             continues: Vec::new(),
             func_refs: HashMap::new(),
             mad_enable: self.options.mad_enable,
+            local_x: None,
+            return_target: None,
         };
         body(&mut lower)?;
         let config = lower.state.isa.frontend_config();

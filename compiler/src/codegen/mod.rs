@@ -203,6 +203,17 @@ pub fn compile(
 /// Rejects what code generation cannot do yet, with a message for the build log.
 fn check_supported(program: &tir::Program) -> Result<(), CodegenError> {
     for f in &program.functions {
+        if let Some(k) = f
+            .callees
+            .iter()
+            .find(|c| program.function(**c).kernel.is_some())
+        {
+            let callee = &program.function(*k).name;
+            return Err(CodegenError(format!(
+                "'{}' calls the kernel '{callee}', which clift cannot compile yet",
+                f.name
+            )));
+        }
         let Some(body) = &f.body else { continue };
         let mut problem = None;
         func::visit_builtins(body, &mut |name| {
@@ -288,12 +299,15 @@ fn define_work_group_function(
             group,
             frames,
             frame_size: plan.map_or(0, |p| p.frame_size),
+            rows_only: false,
         };
         match plan {
             None => {
                 let callee = state
                     .module
                     .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
+                // The kernel's function loops over dimension 0 itself: one call per row.
+                wg.rows_only = true;
                 wg.all_items(&mut b, callee);
             }
             Some(plan) => {
@@ -332,6 +346,8 @@ struct GroupEmitter {
     group: ir::Value,
     frames: ir::Value,
     frame_size: u32,
+    /// The callee loops over dimension 0 itself: call it once per (y, z).
+    rows_only: bool,
 }
 
 impl GroupEmitter {
@@ -339,12 +355,15 @@ impl GroupEmitter {
     fn all_items(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) {
         let ptr = ir::types::I64;
         let flags = MemFlagsData::trusted();
-        let sizes: Vec<ir::Value> = (0..3)
+        let mut sizes: Vec<ir::Value> = (0..3)
             .map(|d| {
                 b.ins()
                     .load(ptr, flags, self.group, WorkGroup::OFFSET_LOCAL_SIZE + 8 * d)
             })
             .collect();
+        if self.rows_only {
+            sizes[0] = b.ins().iconst(ptr, 1);
+        }
         let counter: Vec<_> = (0..3).map(|_| b.declare_var(ptr)).collect();
         let linear = b.declare_var(ptr);
         let head: Vec<_> = (0..3).map(|_| b.create_block()).collect();

@@ -52,8 +52,12 @@ pub fn pocl_library() -> Result<PathBuf, String> {
     std::fs::create_dir_all(&vendors).map_err(|e| e.to_string())?;
     std::fs::copy(&icd, vendors.join("pocl.icd")).map_err(|e| e.to_string())?;
     // SAFETY: set once, before the loader is loaded, while no other thread of this program
-    // reads the environment.
-    unsafe { std::env::set_var("OCL_ICD_VENDORS", &vendors) };
+    // reads the environment. PoCL's kernel cache is turned off so that its build times are
+    // builds, not cache lookups (clift has no cache).
+    unsafe {
+        std::env::set_var("OCL_ICD_VENDORS", &vendors);
+        std::env::set_var("POCL_KERNEL_CACHE", "0");
+    }
     Ok(PathBuf::from("libOpenCL.so.1"))
 }
 

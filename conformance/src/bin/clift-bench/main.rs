@@ -12,6 +12,7 @@
 //! binary); `POCL_LIBRARY` PoCL's library (default: the path in /etc/OpenCL/vendors/pocl.icd).
 
 mod driver;
+mod kernels;
 mod report;
 mod transfer;
 
@@ -69,6 +70,7 @@ fn main() {
 
     let mut table = Table::new(drivers.iter().map(|d| d.label()).collect());
     transfer::run(&drivers, effort, &mut table);
+    kernels::run(&drivers, effort, &mut table);
 
     let devices: Vec<String> = drivers
         .iter()

@@ -385,7 +385,12 @@ pub fn link(
             build_flags.extend_from_slice(flag.as_bytes());
         }
     }
-    match program.build(&indices, &build_flags) {
+    let built = program.build(&indices, &build_flags);
+    // The record shows the options the application gave clLinkProgram.
+    for &i in &indices {
+        program.builds.lock()[i].options = options.to_vec();
+    }
+    match built {
         Ok(()) => Ok(program),
         // "CL_LINK_PROGRAM_FAILURE if there is a failure to link the compiled binaries
         // and/or libraries."

@@ -53,16 +53,30 @@ pub(super) fn item_signature(state: &ModuleState, f: &tir::Function) -> ir::Sign
     let mut sig = state.module.make_signature();
     sig.params.push(AbiParam::new(types::I64));
     if f.kernel.is_none() {
+        if returns_by_pointer(&f.ret) {
+            sig.params.push(AbiParam::new(types::I64));
+        }
         for id in f.param_ids() {
             for t in flat_types(&f.local(id).ty.ty) {
                 sig.params.push(AbiParam::new(t));
             }
         }
-        for t in flat_types(&f.ret) {
-            sig.returns.push(AbiParam::new(t));
+        if !returns_by_pointer(&f.ret) {
+            for t in flat_types(&f.ret) {
+                sig.returns.push(AbiParam::new(t));
+            }
         }
     }
     sig
+}
+
+/// Structs, and vectors of more than two lanes (more values than Cranelift returns in
+/// registers), are returned through a pointer to the caller's memory.
+fn returns_by_pointer(ty: &Type) -> bool {
+    match lane_types(ty) {
+        Some((_, n)) => n > 2,
+        None => !ty.is_void(),
+    }
 }
 
 /// The Cranelift values a value of `ty` is passed as.
@@ -125,7 +139,7 @@ fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
 
 fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
     match &p.kind {
-        PlaceKind::Deref(e) => f(e),
+        PlaceKind::Deref(e) | PlaceKind::Value(e) => f(e),
         PlaceKind::Element { array, index } => {
             for_each_place_child(array, f);
             f(index);
@@ -233,6 +247,7 @@ pub(super) fn define(
             mad_enable: options.mad_enable,
             local_x: None,
             return_target: None,
+            sret: None,
         };
         lower.function()?;
         let config = lower.state.isa.frontend_config();
@@ -263,6 +278,8 @@ pub(super) struct Lower<'a, 'b> {
     pub local_x: Option<Variable>,
     /// In a kernel's row loop: where `return` goes (the next work-item).
     return_target: Option<Block>,
+    /// Where a function returning through memory writes its result.
+    sret: Option<Value>,
 }
 
 impl Lower<'_, '_> {
@@ -281,13 +298,22 @@ impl Lower<'_, '_> {
         if self.func.kernel.is_some() {
             return self.kernel_row(body);
         }
-        self.parameters(&params[1..])?;
+        let mut incoming = &params[1..];
+        if returns_by_pointer(&self.func.ret) {
+            self.sret = Some(params[1]);
+            incoming = &params[2..];
+        }
+        self.parameters(incoming)?;
         self.block(body)?;
         if !self.terminated() {
-            let zeros: Vec<Value> = flat_types(&self.func.ret)
-                .into_iter()
-                .map(|t| self.zero(t))
-                .collect();
+            let zeros: Vec<Value> = if self.sret.is_some() {
+                Vec::new()
+            } else {
+                flat_types(&self.func.ret)
+                    .into_iter()
+                    .map(|t| self.zero(t))
+                    .collect()
+            };
             self.b.ins().return_(&zeros);
         }
         self.b.seal_all_blocks();
@@ -695,9 +721,17 @@ impl Lower<'_, '_> {
                     Some(next_item) => {
                         self.b.ins().jump(next_item, &[]);
                     }
-                    None => {
-                        self.b.ins().return_(&v);
-                    }
+                    None => match self.sret {
+                        // Returned through the caller's memory.
+                        Some(out) => {
+                            let ret = self.func.ret.clone();
+                            self.store(&PlaceRef::Mem(out), &ret, v)?;
+                            self.b.ins().return_(&[]);
+                        }
+                        None => {
+                            self.b.ins().return_(&v);
+                        }
+                    },
                 }
             }
         }
@@ -771,6 +805,8 @@ impl Lower<'_, '_> {
                 PlaceRef::Mem(self.b.ins().symbol_value(types::I64, gv))
             }
             PlaceKind::Deref(e) => PlaceRef::Mem(self.expr(e)?[0]),
+            // A struct value is held by its address.
+            PlaceKind::Value(e) => PlaceRef::Mem(self.expr(e)?[0]),
             PlaceKind::Element { array, index } => {
                 let PlaceRef::Mem(base) = self.place(array)? else {
                     return unsupported("element of a register array");
@@ -1116,6 +1152,19 @@ impl Lower<'_, '_> {
             }
             ExprKind::Call { func, args } => {
                 let mut values = vec![self.item];
+                let out = if returns_by_pointer(&e.ty) {
+                    let size = e.ty.size().max(1) as u32;
+                    let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+                        ir::StackSlotKind::ExplicitSlot,
+                        size,
+                        4,
+                    ));
+                    let addr = self.b.ins().stack_addr(types::I64, slot, 0);
+                    values.push(addr);
+                    Some(addr)
+                } else {
+                    None
+                };
                 for a in args {
                     values.extend(self.expr(a)?);
                 }
@@ -1125,7 +1174,10 @@ impl Lower<'_, '_> {
                     .entry(clif)
                     .or_insert_with(|| self.state.module.declare_func_in_func(clif, self.b.func));
                 let inst = self.b.ins().call(fref, &values);
-                Ok(self.b.inst_results(inst).to_vec())
+                match out {
+                    Some(addr) => self.load(&PlaceRef::Mem(addr), &e.ty),
+                    None => Ok(self.b.inst_results(inst).to_vec()),
+                }
             }
             ExprKind::Builtin { name, args } => self.builtin(name, args, &e.ty),
             ExprKind::StringLiteral(_) => unsupported("string literals outside printf"),
@@ -1565,6 +1617,7 @@ impl Splitter<'_, '_> {
             mad_enable: self.options.mad_enable,
             local_x: None,
             return_target: None,
+            sret: None,
         };
         body(&mut lower)?;
         let config = lower.state.isa.frontend_config();

@@ -65,6 +65,16 @@ pub fn local_offsets(f: &tir::Function) -> (HashMap<LocalId, u64>, usize) {
     (map, size.next_multiple_of(16) as usize)
 }
 
+/// `CL_KERNEL_PRIVATE_MEM_SIZE`: the bytes of the kernel's private variables (its own; the
+/// functions it calls add their stack frames).
+pub fn private_size(f: &tir::Function) -> usize {
+    f.locals
+        .iter()
+        .filter(|l| l.ty.space != AddressSpace::Local)
+        .map(|l| l.ty.ty.size() as usize)
+        .sum()
+}
+
 /// `clGetKernelArgInfo` values of OpenCL 1.2 (`CL_KERNEL_ARG_ADDRESS_*`, `_ACCESS_*`,
 /// `_TYPE_*`).
 mod arg_info {

@@ -190,7 +190,7 @@ pub fn compile(
             static_local_size: static_local,
             reqd_work_group_size: info.reqd_work_group_size.map(|r| r.map(|v| v as usize)),
             attributes: info.attributes.clone(),
-            private_mem_size: frame_size,
+            private_mem_size: frame_size.max(layout::private_size(f)),
             frame_size,
             arg_info: options.kernel_arg_info,
             entry,

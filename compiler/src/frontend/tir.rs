@@ -392,6 +392,9 @@ pub enum PlaceKind {
     Global(GlobalId),
     /// `*pointer` (and `p[i]`, as `*(p + i)`).
     Deref(Box<Expr>),
+    /// The storage of a struct value that is not a variable (a call's result), so that its
+    /// fields can be read.
+    Value(Box<Expr>),
     /// An element of an array place.
     Element {
         array: Box<Place>,

@@ -540,12 +540,29 @@ impl Analyzer<'_> {
                             span,
                         }))
                     }
-                    Operand::Value(_) => {
-                        self.error(
+                    Operand::Value(v) => {
+                        // A struct value that is not a variable (a call's result): its fields
+                        // can be read, not assigned.
+                        let record_ty = QualType::new(v.ty.clone());
+                        let holder = Place {
+                            kind: PlaceKind::Value(Box::new(v)),
+                            ty: record_ty,
                             span,
-                            "member access on a struct value that is not stored is not supported",
-                        );
-                        None
+                        };
+                        let quals = Qualifiers {
+                            is_const: true,
+                            ..field_ty.quals
+                        };
+                        let fty = QualType { quals, ..field_ty };
+                        let field = PlaceKind::Field {
+                            record: Box::new(holder),
+                            field: index as u32,
+                        };
+                        Some(Operand::Place(Place {
+                            kind: field,
+                            ty: fty,
+                            span,
+                        }))
                     }
                 }
             }

@@ -1,0 +1,2533 @@
+//! Programs and kernels through the API (OpenCL 1.2 §5.6–§5.8; the CTS areas "compiler"
+//! and "api"): program creation from source, builds with their options, status, log and
+//! callback, separate compilation and linking, kernel objects and their queries, argument
+//! setting, the argument checks of `clEnqueueNDRangeKernel` / `clEnqueueTask`, and the
+//! answers of a device without image support (samplers, images).
+//!
+//! ocl-icd answers calls on a NULL handle itself; to reach clift with an invalid handle the
+//! tests pass live handles of other types, or a [`ForeignObject`].
+
+use std::ffi::{CStr, CString, c_char, c_void};
+use std::ptr::{null, null_mut};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use clift_conformance::*;
+
+fn api() -> &'static Api {
+    clift()
+}
+
+fn device() -> cl_device_id {
+    api().device()
+}
+
+/// A context over the device and a queue on it, released on drop.
+struct Fixture {
+    context: cl_context,
+    queue: cl_command_queue,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let context = api()
+            .create_context(None, &[device()])
+            .expect("clCreateContext");
+        let queue = api()
+            .create_command_queue(context, device(), 0)
+            .expect("clCreateCommandQueue");
+        Fixture { context, queue }
+    }
+
+    fn buffer(&self, size: usize) -> cl_mem {
+        api()
+            .create_buffer(self.context, 0, size)
+            .expect("clCreateBuffer")
+    }
+
+    fn buffer_from(&self, data: &[u8]) -> cl_mem {
+        api()
+            .create_buffer_from(self.context, 0, data)
+            .expect("clCreateBuffer")
+    }
+
+    fn read(&self, mem: cl_mem, len: usize) -> Vec<u8> {
+        let mut out = vec![0; len];
+        let status = api().read_buffer(self.queue, mem, 0, &mut out, Waits::NONE, None);
+        assert_eq!(status, CL_SUCCESS, "clEnqueueReadBuffer");
+        out
+    }
+
+    /// A program from NUL-terminated strings (no lengths).
+    fn program_c(&self, sources: &[&CStr]) -> cl_program {
+        let strings: Vec<*const c_char> = sources.iter().map(|s| s.as_ptr()).collect();
+        // SAFETY: every string is NUL-terminated; no lengths.
+        let (program, status) = unsafe {
+            api().create_program_with_source_raw(
+                self.context,
+                strings.len() as cl_uint,
+                strings.as_ptr(),
+                null(),
+            )
+        };
+        assert_eq!(status, CL_SUCCESS, "clCreateProgramWithSource");
+        program
+    }
+
+    /// A program from one source string.
+    fn program(&self, source: &str) -> cl_program {
+        api()
+            .create_program_with_source(self.context, &[source])
+            .expect("clCreateProgramWithSource")
+    }
+
+    /// A program built with `options`; panics with the build log if the build fails.
+    fn built(&self, source: &str, options: &CStr) -> cl_program {
+        let program = self.program(source);
+        let status = api().build_program(program, options);
+        assert_eq!(
+            status,
+            CL_SUCCESS,
+            "clBuildProgram failed; log:\n{}",
+            api().build_log(program, device())
+        );
+        program
+    }
+
+    /// Runs a one-dimensional range of `kernel` and waits for it.
+    fn run_1d(&self, kernel: cl_kernel, global: usize, local: Option<usize>) {
+        let local = local.map(|l| [l]);
+        let status = api().enqueue_nd_range_kernel(
+            self.queue,
+            kernel,
+            1,
+            None,
+            Some(&[global]),
+            local.as_ref().map(|l| &l[..]),
+            Waits::NONE,
+            None,
+        );
+        assert_eq!(status, CL_SUCCESS, "clEnqueueNDRangeKernel");
+        assert_eq!(api().finish(self.queue), CL_SUCCESS);
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let statuses = [
+            api().finish(self.queue),
+            api().release_command_queue(self.queue),
+            api().release_context(self.context),
+        ];
+        if !std::thread::panicking() {
+            assert_eq!(
+                statuses, [CL_SUCCESS; 3],
+                "finish / release queue / context"
+            );
+        }
+    }
+}
+
+const SOURCE: &CStr = c"kernel void add(global int *a, int b) { a[get_global_id(0)] += b; }";
+
+/// A kernel writing one `int`, chosen by the preprocessor (`VALUE`).
+const VALUE_SOURCE: &str = "kernel void k(global int *out) { out[0] = VALUE; }";
+
+fn release_program(program: cl_program) {
+    assert_eq!(api().release_program(program), CL_SUCCESS);
+}
+
+fn release_kernel(kernel: cl_kernel) {
+    assert_eq!(api().release_kernel(kernel), CL_SUCCESS);
+}
+
+fn release_mem(mem: cl_mem) {
+    assert_eq!(api().release_mem_object(mem), CL_SUCCESS);
+}
+
+fn kernel(program: cl_program, name: &CStr) -> cl_kernel {
+    api()
+        .create_kernel(program, name)
+        .unwrap_or_else(|e| panic!("clCreateKernel({name:?}) failed: {e}"))
+}
+
+fn program_info(program: cl_program, param: cl_program_info) -> Result<Vec<u8>, cl_int> {
+    api().program_info(program, param)
+}
+
+fn build_info(
+    program: cl_program,
+    device: cl_device_id,
+    param: cl_program_build_info,
+) -> Result<Vec<u8>, cl_int> {
+    api().program_build_info(program, device, param)
+}
+
+fn build_status(program: cl_program) -> cl_build_status {
+    api().build_status(program, device())
+}
+
+fn build_log(program: cl_program) -> String {
+    api().build_log(program, device())
+}
+
+fn binary_type(program: cl_program) -> cl_program_binary_type {
+    scalar(&build_info(program, device(), CL_PROGRAM_BINARY_TYPE).unwrap())
+}
+
+/// `clBuildProgram` with `options` (NULL for `None`) and no callback.
+fn build(
+    program: cl_program,
+    num_devices: cl_uint,
+    devices: Option<&[cl_device_id]>,
+    options: Option<&CStr>,
+) -> cl_int {
+    // SAFETY: no callback, no user data.
+    unsafe { api().build_program_raw(program, num_devices, devices, options, None, null_mut()) }
+}
+
+/// Builds `VALUE_SOURCE` with `options`, runs it once and returns the `int` it wrote.
+fn value_with(fx: &Fixture, options: &CStr) -> i32 {
+    let program = fx.built(VALUE_SOURCE, options);
+    let k = kernel(program, c"k");
+    let out = fx.buffer(4);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    let value = scalar::<i32>(&fx.read(out, 4));
+    release_mem(out);
+    release_kernel(k);
+    release_program(program);
+    value
+}
+
+/// A kernel's string info answer.
+fn kernel_string(kernel: cl_kernel, param: cl_kernel_info) -> String {
+    string(
+        &api()
+            .kernel_info(kernel, param)
+            .unwrap_or_else(|e| panic!("clGetKernelInfo({param:#x}) failed: {e}")),
+    )
+}
+
+fn kernel_scalar<T: Plain>(kernel: cl_kernel, param: cl_kernel_info) -> T {
+    scalar(
+        &api()
+            .kernel_info(kernel, param)
+            .unwrap_or_else(|e| panic!("clGetKernelInfo({param:#x}) failed: {e}")),
+    )
+}
+
+fn work_group_scalar<T: Plain>(kernel: cl_kernel, param: cl_kernel_work_group_info) -> T {
+    scalar(
+        &api()
+            .kernel_work_group_info(kernel, device(), param)
+            .unwrap_or_else(|e| panic!("clGetKernelWorkGroupInfo({param:#x}) failed: {e}")),
+    )
+}
+
+extern "C" fn ignore_build(_program: cl_program, _user_data: *mut c_void) {}
+
+// The device
+
+#[test]
+fn device_reports_a_compiler_and_a_linker_but_no_image_support() {
+    // CL_DEVICE_COMPILER_AVAILABLE: "Is CL_FALSE if the implementation does not have a
+    // compiler available to compile the program source. Is CL_TRUE if the compiler is
+    // available." (likewise CL_DEVICE_LINKER_AVAILABLE). clift compiles OpenCL C; it has
+    // no image support yet.
+    assert!(api().device_bool(device(), CL_DEVICE_COMPILER_AVAILABLE));
+    assert!(api().device_bool(device(), CL_DEVICE_LINKER_AVAILABLE));
+    assert!(!api().device_bool(device(), CL_DEVICE_IMAGE_SUPPORT));
+}
+
+// clCreateProgramWithSource
+
+#[test]
+fn program_source_is_the_concatenation_of_the_strings() {
+    // CL_PROGRAM_SOURCE: "Return the program source code specified by
+    // clCreateProgramWithSource. The source string returned is a concatenation of all source
+    // strings specified to clCreateProgramWithSource with a null terminator."
+    let fx = Fixture::new();
+    let parts = [
+        c"#define N 4\n",
+        c"kernel void k(global int *a) {\n",
+        c"  a[0] = N;\n}\n",
+    ];
+    let program = fx.program_c(&parts);
+    let expected: String = parts.iter().map(|s| s.to_str().unwrap()).collect();
+    assert_eq!(
+        string(&program_info(program, CL_PROGRAM_SOURCE).unwrap()),
+        expected
+    );
+    // The concatenation is what is compiled: the macro of the first string reaches the
+    // kernel of the others.
+    assert_eq!(build(program, 0, None, None), CL_SUCCESS);
+    let k = kernel(program, c"k");
+    let out = fx.buffer(4);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    assert_eq!(scalar::<i32>(&fx.read(out, 4)), 4);
+    release_mem(out);
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn program_source_honours_the_lengths() {
+    // "If lengths is NULL, all strings in the strings argument are considered
+    // null-terminated. Any length value passed in that is greater than zero excludes the
+    // null terminator in its count." "If an element in lengths is zero, its accompanying
+    // string is null-terminated."
+    let fx = Fixture::new();
+    // Not NUL-terminated at all: only the length says where it ends.
+    let first: [u8; 22] = *b"kernel void a() {}XXXX";
+    let second = c"\n/* terminated */\n";
+    // A NUL inside a counted string's tail is past its length.
+    let third: &[u8] = b"constant int x = 1;\0garbage";
+    let strings = [
+        first.as_ptr().cast::<c_char>(),
+        second.as_ptr(),
+        third.as_ptr().cast::<c_char>(),
+    ];
+    let lengths = [18, 0, 19];
+    // SAFETY: each string holds at least its given length; the zero-length one is
+    // NUL-terminated.
+    let (program, status) = unsafe {
+        api().create_program_with_source_raw(fx.context, 3, strings.as_ptr(), lengths.as_ptr())
+    };
+    assert_eq!(status, CL_SUCCESS);
+    let source = program_info(program, CL_PROGRAM_SOURCE).unwrap();
+    assert_eq!(
+        string(&source),
+        "kernel void a() {}\n/* terminated */\nconstant int x = 1;"
+    );
+    // What the lengths cut off is not compiled: the program builds.
+    assert_eq!(
+        build(program, 0, None, None),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
+    );
+    release_program(program);
+}
+
+#[test]
+fn program_reports_its_context_and_devices() {
+    // CL_PROGRAM_CONTEXT, CL_PROGRAM_NUM_DEVICES, CL_PROGRAM_DEVICES ("the list of devices
+    // associated with the program object": those of the context), CL_PROGRAM_REFERENCE_COUNT.
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(
+        scalar::<cl_context>(&program_info(program, CL_PROGRAM_CONTEXT).unwrap()),
+        fx.context
+    );
+    assert_eq!(
+        scalar::<cl_uint>(&program_info(program, CL_PROGRAM_NUM_DEVICES).unwrap()),
+        1
+    );
+    assert_eq!(
+        array::<cl_device_id>(&program_info(program, CL_PROGRAM_DEVICES).unwrap()),
+        [device()]
+    );
+    assert_eq!(
+        scalar::<cl_uint>(&program_info(program, CL_PROGRAM_REFERENCE_COUNT).unwrap()),
+        1
+    );
+    assert_eq!(api().retain_program(program), CL_SUCCESS);
+    assert_eq!(
+        scalar::<cl_uint>(&program_info(program, CL_PROGRAM_REFERENCE_COUNT).unwrap()),
+        2
+    );
+    release_program(program);
+    release_program(program);
+}
+
+#[test]
+fn create_program_without_strings_is_invalid_value() {
+    // "CL_INVALID_VALUE if count is zero or if strings or any entry in strings is NULL."
+    let fx = Fixture::new();
+    let strings = [SOURCE.as_ptr(), null()];
+    // SAFETY: the entries are NUL-terminated or NULL (the error under test).
+    unsafe {
+        let (program, status) =
+            api().create_program_with_source_raw(fx.context, 0, strings.as_ptr(), null());
+        assert_eq!((program, status), (null_mut(), CL_INVALID_VALUE), "count 0");
+        let (program, status) = api().create_program_with_source_raw(fx.context, 1, null(), null());
+        assert_eq!(
+            (program, status),
+            (null_mut(), CL_INVALID_VALUE),
+            "strings NULL"
+        );
+        let (program, status) =
+            api().create_program_with_source_raw(fx.context, 2, strings.as_ptr(), null());
+        assert_eq!(
+            (program, status),
+            (null_mut(), CL_INVALID_VALUE),
+            "an entry NULL"
+        );
+    }
+}
+
+#[test]
+fn create_program_on_a_non_context_is_invalid_context() {
+    // "CL_INVALID_CONTEXT if context is not a valid context."
+    let fx = Fixture::new();
+    let strings = [SOURCE.as_ptr()];
+    // SAFETY: one NUL-terminated string.
+    let (program, status) =
+        unsafe { api().create_program_with_source_raw(fx.queue, 1, strings.as_ptr(), null()) };
+    assert_eq!((program, status), (null_mut(), CL_INVALID_CONTEXT));
+}
+
+// clBuildProgram: success
+
+#[test]
+fn program_is_not_built_before_a_build() {
+    // CL_PROGRAM_BUILD_STATUS: "CL_BUILD_NONE. The build status returned if no clBuildProgram,
+    // clCompileProgram or clLinkProgram has been performed on the specified program object
+    // for device." CL_PROGRAM_BINARY_TYPE: "CL_PROGRAM_BINARY_TYPE_NONE - There is no binary
+    // associated with device." Options and log are then empty strings.
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(build_status(program), CL_BUILD_NONE);
+    assert_eq!(binary_type(program), CL_PROGRAM_BINARY_TYPE_NONE);
+    assert_eq!(
+        string(&build_info(program, device(), CL_PROGRAM_BUILD_OPTIONS).unwrap()),
+        ""
+    );
+    assert_eq!(build_log(program), "");
+    release_program(program);
+}
+
+#[test]
+fn a_successful_build_records_success_options_and_an_executable() {
+    // clBuildProgram "returns CL_SUCCESS if the function is executed successfully".
+    // CL_PROGRAM_BUILD_STATUS: "CL_BUILD_SUCCESS. The build status returned if clBuildProgram
+    // ... was successful"; CL_PROGRAM_BUILD_OPTIONS: "the build, compile or link options
+    // specified by the options argument"; CL_PROGRAM_BINARY_TYPE:
+    // "CL_PROGRAM_BINARY_TYPE_EXECUTABLE - An executable program binary is associated with
+    // device."
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    let options = c"-D N=4 -cl-mad-enable";
+    assert_eq!(
+        build(program, 1, Some(&[device()]), Some(options)),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
+    );
+    assert_eq!(build_status(program), CL_BUILD_SUCCESS);
+    assert_eq!(binary_type(program), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    assert_eq!(
+        string(&build_info(program, device(), CL_PROGRAM_BUILD_OPTIONS).unwrap()),
+        options.to_str().unwrap()
+    );
+    // The log is a string (possibly empty) after a clean build.
+    let _ = build_log(program);
+    // A second build without options records the empty options.
+    assert_eq!(build(program, 0, None, None), CL_SUCCESS);
+    assert_eq!(
+        string(&build_info(program, device(), CL_PROGRAM_BUILD_OPTIONS).unwrap()),
+        ""
+    );
+    release_program(program);
+}
+
+#[test]
+fn kernel_names_are_listed_in_source_order() {
+    // CL_PROGRAM_NUM_KERNELS: "the number of kernels declared in program that can be
+    // created with clCreateKernel" (a size_t); CL_PROGRAM_KERNEL_NAMES: "a semi-colon
+    // separated list of kernel names in program that can be created with clCreateKernel".
+    // Functions that are not kernels are not listed; clift lists kernels in source order.
+    let fx = Fixture::new();
+    for (source, names) in [
+        (
+            "kernel void a(global int *p) { p[0] = 1; }\n\
+             int helper(int x) { return x + 1; }\n\
+             kernel void b(global int *p) { p[0] = helper(2); }\n",
+            "a;b",
+        ),
+        (
+            "__kernel void zeta(void) {}\n__kernel void alpha(void) {}\n\
+             __kernel void mid(void) {}\n",
+            "zeta;alpha;mid",
+        ),
+        ("int only_a_function(int x) { return x; }\n", ""),
+    ] {
+        let program = fx.built(source, c"");
+        let count = names.split(';').filter(|n| !n.is_empty()).count();
+        assert_eq!(
+            scalar::<usize>(&program_info(program, CL_PROGRAM_NUM_KERNELS).unwrap()),
+            count,
+            "{source}"
+        );
+        assert_eq!(
+            string(&program_info(program, CL_PROGRAM_KERNEL_NAMES).unwrap()),
+            names
+        );
+        release_program(program);
+    }
+}
+
+// clBuildProgram: failure and the log
+
+#[test]
+fn a_failed_build_is_build_program_failure_with_build_error() {
+    // "CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program executable."
+    // CL_PROGRAM_BUILD_STATUS: "CL_BUILD_ERROR. The build status returned if clBuildProgram
+    // ... generated an error." No executable: "CL_INVALID_PROGRAM_EXECUTABLE if there is no
+    // successfully built executable for program" (clCreateKernel), and for
+    // CL_PROGRAM_NUM_KERNELS / CL_PROGRAM_KERNEL_NAMES.
+    let fx = Fixture::new();
+    let program = fx.program("kernel void k(global int *a) { a[0] = nope; }\n");
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    assert_eq!(build_status(program), CL_BUILD_ERROR);
+    assert_ne!(binary_type(program), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    let (k, status) = api().create_kernel_raw(program, Some(c"k"));
+    assert_eq!((k, status), (null_mut(), CL_INVALID_PROGRAM_EXECUTABLE));
+    for param in [CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES] {
+        assert_eq!(
+            program_info(program, param),
+            Err(CL_INVALID_PROGRAM_EXECUTABLE)
+        );
+    }
+    release_program(program);
+}
+
+/// The lines of `log` that report an error at `line:col`.
+fn errors_at(log: &str, line: u32, col: u32) -> Vec<&str> {
+    let at = format!(":{line}:{col}: error: ");
+    log.lines().filter(|l| l.contains(&at)).collect()
+}
+
+#[test]
+fn the_log_shows_the_location_the_source_line_and_a_caret() {
+    // The spec leaves the log's content to the implementation; clift's contract
+    // (docs: compiler/src/frontend/diag.rs) is the usual compiler format:
+    // `<file>:<line>:<col>: error: <message>`, then the source line, then a caret under the
+    // column (lines and columns counted from 1).
+    let fx = Fixture::new();
+    let source = "kernel void k(global int *a)\n{\n    a[0] = missing + 1;\n}\n";
+    let program = fx.program(source);
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    let log = build_log(program);
+    let lines: Vec<&str> = log.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(":3:12: error: "))
+        .unwrap_or_else(|| panic!("no error at 3:12 in the log:\n{log}"));
+    let header = lines[at];
+    let file = &header[..header.find(":3:12:").unwrap()];
+    assert!(!file.is_empty(), "no file name: {header}");
+    assert!(
+        header.contains("missing"),
+        "the message names the identifier: {header}"
+    );
+    assert_eq!(
+        lines.get(at + 1).copied(),
+        Some("    a[0] = missing + 1;"),
+        "the source line follows:\n{log}"
+    );
+    let caret = lines.get(at + 2).copied().unwrap_or("");
+    assert_eq!(
+        caret.find('^'),
+        Some(11),
+        "the caret is under column 12:\n{log}"
+    );
+    assert!(
+        caret[..11].chars().all(|c| c == ' '),
+        "only spaces before the caret: {caret:?}"
+    );
+    release_program(program);
+}
+
+#[test]
+fn every_error_of_a_program_is_reported() {
+    // A build reports all of its errors, not just the first (clift's contract: stages go on
+    // after an error so that the log lists every problem).
+    let fx = Fixture::new();
+    let source = "kernel void k(global int *a)\n\
+                  {\n\
+                  \x20   a[0] = first_missing;\n\
+                  \x20   a[1] = 2;\n\
+                  \x20   a[2] = second_missing;\n\
+                  \x20 a[3] = no_such_function(1);\n\
+                  }\n";
+    let program = fx.program(source);
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    let log = build_log(program);
+    for (line, col, name) in [
+        (3, 12, "first_missing"),
+        (5, 12, "second_missing"),
+        (6, 10, "no_such_function"),
+    ] {
+        let found = errors_at(&log, line, col);
+        assert!(
+            found.iter().any(|l| l.contains(name)),
+            "no error naming {name} at {line}:{col} in the log:\n{log}"
+        );
+    }
+    assert!(
+        !log.contains(":4:"),
+        "the correct line 4 is not reported:\n{log}"
+    );
+    release_program(program);
+}
+
+#[test]
+fn a_syntax_error_is_reported_with_its_location() {
+    // A parse error fails the build like a semantic one, at the token where the parse
+    // failed (clift's log contract).
+    let fx = Fixture::new();
+    let program = fx.program("kernel void k(global int *a) {\n  a[0] = 1 +;\n}\n");
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    let log = build_log(program);
+    assert!(
+        !errors_at(&log, 2, 13).is_empty(),
+        "no error at 2:13 (the ';'):\n{log}"
+    );
+    release_program(program);
+}
+
+// clBuildProgram: options
+
+#[test]
+fn a_macro_defined_by_an_option_changes_the_result() {
+    // "-D name=definition: The contents of definition are tokenized and processed as if they
+    // appeared during translation phase three in a #define directive." "-D name: Predefine
+    // name as a macro, with definition 1." Both the separate and the joined spelling.
+    let fx = Fixture::new();
+    assert_eq!(value_with(&fx, c"-D VALUE=7"), 7);
+    assert_eq!(value_with(&fx, c"-DVALUE=-3"), -3);
+    assert_eq!(value_with(&fx, c"-D VALUE=(6*7)"), 42);
+    assert_eq!(value_with(&fx, c"-D VALUE"), 1);
+    // Several -D options, processed in order; one macro used by another.
+    assert_eq!(value_with(&fx, c"-D BASE=10 -D VALUE=BASE+5"), 15);
+    // Without the definition the build fails (VALUE is undeclared).
+    let program = fx.program(VALUE_SOURCE);
+    assert_eq!(build(program, 0, None, Some(c"")), CL_BUILD_PROGRAM_FAILURE);
+    assert!(
+        build_log(program).contains("VALUE"),
+        "{}",
+        build_log(program)
+    );
+    release_program(program);
+}
+
+#[test]
+fn an_include_directory_option_finds_headers() {
+    // "-I dir: Add the directory dir to the list of directories to be searched for header
+    // files."
+    let fx = Fixture::new();
+    let dir =
+        std::env::temp_dir().join(format!("clift-api-program-include-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("clift_test_header.h"),
+        "#include \"sub/nested.h\"\nint from_header(int x) { return x * FACTOR; }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("sub/nested.h"), "#define FACTOR 6\n").unwrap();
+    let source = "#include \"clift_test_header.h\"\n\
+                  kernel void k(global int *out) { out[0] = from_header(7); }\n";
+    let options = CString::new(format!("-I {}", dir.display())).unwrap();
+    let program = fx.built(source, &options);
+    let k = kernel(program, c"k");
+    let out = fx.buffer(4);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    assert_eq!(scalar::<i32>(&fx.read(out, 4)), 42);
+    release_mem(out);
+    release_kernel(k);
+    release_program(program);
+    // Without the directory the header is not found.
+    let program = fx.program(source);
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    assert!(
+        build_log(program).contains("clift_test_header.h"),
+        "the log names the missing header:\n{}",
+        build_log(program)
+    );
+    release_program(program);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cl_std_selects_the_opencl_c_version() {
+    // "-cl-std=: Determine the OpenCL C language version to use. ... Valid values are CL1.1
+    // and CL1.2." §6.10: "__OPENCL_C_VERSION__ substitutes an integer reflecting the OpenCL
+    // C version specified by the -cl-std build option ... If the -cl-std build option is not
+    // specified, the highest OpenCL C 1.x language version supported by each device is
+    // used" (1.2 here: CL_DEVICE_OPENCL_C_VERSION).
+    let fx = Fixture::new();
+    assert_eq!(value_with(&fx, c"-D VALUE=__OPENCL_C_VERSION__"), 120);
+    assert_eq!(
+        value_with(&fx, c"-cl-std=CL1.2 -D VALUE=__OPENCL_C_VERSION__"),
+        120
+    );
+    assert_eq!(
+        value_with(&fx, c"-cl-std=CL1.1 -D VALUE=__OPENCL_C_VERSION__"),
+        110
+    );
+}
+
+#[test]
+fn predefined_macros_describe_the_device() {
+    // §6.10: __OPENCL_VERSION__ "an integer reflecting the version number of the OpenCL
+    // supported by the OpenCL device" (120); CL_VERSION_1_0/1_1/1_2 are 100/110/120;
+    // __ENDIAN_LITTLE__ is 1 on a little-endian device; "__IMAGE_SUPPORT__ ... is undefined
+    // if the device does not support images" (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE);
+    // __kernel_exec(X, typen) is defined; "__FAST_RELAXED_MATH__ ... is defined if the
+    // -cl-fast-relaxed-math optimization option is specified".
+    let fx = Fixture::new();
+    assert_eq!(value_with(&fx, c"-D VALUE=__OPENCL_VERSION__"), 120);
+    assert_eq!(
+        value_with(
+            &fx,
+            c"-D VALUE=(CL_VERSION_1_0*1000000+CL_VERSION_1_1*1000+CL_VERSION_1_2)"
+        ),
+        100_110_120
+    );
+    assert_eq!(value_with(&fx, c"-D VALUE=__ENDIAN_LITTLE__"), 1);
+    let defined = |name: &str, options: &str| -> i32 {
+        let source = format!(
+            "kernel void k(global int *out) {{\n#ifdef {name}\nout[0] = 1;\n#else\nout[0] = 0;\n#endif\n}}\n"
+        );
+        let program = fx.built(&source, &CString::new(options).unwrap());
+        let k = kernel(program, c"k");
+        let out = fx.buffer(4);
+        assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+        fx.run_1d(k, 1, None);
+        let value = scalar::<i32>(&fx.read(out, 4));
+        release_mem(out);
+        release_kernel(k);
+        release_program(program);
+        value
+    };
+    assert_eq!(defined("__IMAGE_SUPPORT__", ""), 0);
+    assert_eq!(defined("__OPENCL_C_VERSION__", ""), 1);
+    assert_eq!(defined("__kernel_exec", ""), 1);
+    assert_eq!(defined("__FAST_RELAXED_MATH__", ""), 0);
+    assert_eq!(defined("__FAST_RELAXED_MATH__", "-cl-fast-relaxed-math"), 1);
+}
+
+/// A kernel with a double-precision constant and no `cl_khr_fp64` pragma: OpenCL 1.2
+/// makes double an optional extension type, and clift warns that the constant is taken as
+/// a float.
+const WARNING_SOURCE: &str = "kernel void k(global float *a) { a[0] = 1.5; }\n";
+
+#[test]
+fn a_warning_is_logged_and_the_build_succeeds() {
+    // Warnings do not fail a build; clift logs them as `<file>:<line>:<col>: warning: ...`.
+    let fx = Fixture::new();
+    let program = fx.built(WARNING_SOURCE, c"");
+    let log = build_log(program);
+    assert!(
+        log.lines().any(|l| l.contains(":1:41: warning: ")),
+        "no warning at 1:41:\n{log}"
+    );
+    release_program(program);
+}
+
+#[test]
+fn minus_w_suppresses_warnings() {
+    // "-w: Inhibit all warning messages."
+    let fx = Fixture::new();
+    let program = fx.built(WARNING_SOURCE, c"-w");
+    let log = build_log(program);
+    assert!(!log.contains("warning"), "a warning under -w:\n{log}");
+    release_program(program);
+}
+
+#[test]
+fn werror_turns_a_warning_into_an_error() {
+    // "-Werror: Make all warnings into errors."
+    let fx = Fixture::new();
+    let program = fx.program(WARNING_SOURCE);
+    assert_eq!(
+        build(program, 0, None, Some(c"-Werror")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    assert_eq!(build_status(program), CL_BUILD_ERROR);
+    let log = build_log(program);
+    assert!(
+        !errors_at(&log, 1, 41).is_empty(),
+        "the warning is an error under -Werror:\n{log}"
+    );
+    // With the extension enabled there is nothing to warn about, and -Werror builds.
+    let clean = fx.program(&format!(
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n{WARNING_SOURCE}"
+    ));
+    assert_eq!(
+        build(clean, 0, None, Some(c"-Werror")),
+        CL_SUCCESS,
+        "{}",
+        build_log(clean)
+    );
+    release_program(clean);
+    release_program(program);
+}
+
+#[test]
+fn the_options_of_the_spec_are_accepted() {
+    // §5.6.4: the preprocessor, math-intrinsics, optimization, warning, -cl-std and
+    // -cl-kernel-arg-info options are all valid build options.
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    for options in [
+        c"-cl-single-precision-constant",
+        c"-cl-denorms-are-zero",
+        c"-cl-fp32-correctly-rounded-divide-sqrt",
+        c"-cl-opt-disable",
+        c"-cl-mad-enable",
+        c"-cl-no-signed-zeros",
+        c"-cl-unsafe-math-optimizations",
+        c"-cl-finite-math-only",
+        c"-cl-fast-relaxed-math",
+        c"-w",
+        c"-Werror",
+        c"-cl-std=CL1.1",
+        c"-cl-std=CL1.2",
+        c"-cl-kernel-arg-info",
+        c"  -D  A=1   -I /tmp  -cl-mad-enable  ",
+    ] {
+        assert_eq!(
+            build(program, 0, None, Some(options)),
+            CL_SUCCESS,
+            "{options:?}: {}",
+            build_log(program)
+        );
+    }
+    release_program(program);
+}
+
+#[test]
+fn build_with_invalid_options_is_invalid_build_options() {
+    // "CL_INVALID_BUILD_OPTIONS if the build options specified by options are invalid."
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    for options in [
+        c"-cl-no-such-option",
+        c"-cl-std=CL9.9",
+        c"-cl-std=CL2.0",
+        c"--frobnicate",
+        c"-D",
+        c"-I",
+        c"-create-library",
+    ] {
+        assert_eq!(
+            build(program, 0, None, Some(options)),
+            CL_INVALID_BUILD_OPTIONS,
+            "{options:?}"
+        );
+    }
+    release_program(program);
+}
+
+#[test]
+fn build_with_an_inconsistent_device_list_is_invalid_value() {
+    // "CL_INVALID_VALUE if device_list is NULL and num_devices is greater than zero, or if
+    // device_list is not NULL and num_devices is zero."
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(build(program, 1, None, None), CL_INVALID_VALUE);
+    assert_eq!(build(program, 0, Some(&[device()]), None), CL_INVALID_VALUE);
+    assert_eq!(build_status(program), CL_BUILD_NONE);
+    release_program(program);
+}
+
+#[test]
+fn build_with_user_data_but_no_callback_is_invalid_value() {
+    // "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    let mut data = 0u32;
+    // SAFETY: user_data is never used (no callback).
+    let status =
+        unsafe { api().build_program_raw(program, 0, None, None, None, (&raw mut data).cast()) };
+    assert_eq!(status, CL_INVALID_VALUE);
+    // With a callback, the same call is accepted.
+    // SAFETY: the callback ignores its arguments.
+    let status = unsafe {
+        api().build_program_raw(
+            program,
+            0,
+            None,
+            None,
+            Some(ignore_build),
+            (&raw mut data).cast(),
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    release_program(program);
+}
+
+#[test]
+fn build_for_a_device_outside_the_program_is_invalid_device() {
+    // "CL_INVALID_DEVICE if OpenCL devices listed in device_list are not in the list of
+    // devices associated with program."
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(
+        build(program, 1, Some(&[fx.context]), None),
+        CL_INVALID_DEVICE
+    );
+    let schemes: Vec<cl_device_partition_property> =
+        api().device_array(device(), CL_DEVICE_PARTITION_PROPERTIES);
+    let units = api().device_uint(device(), CL_DEVICE_MAX_COMPUTE_UNITS);
+    if schemes.contains(&CL_DEVICE_PARTITION_EQUALLY) && units >= 2 {
+        let subs = api()
+            .create_sub_devices(device(), &[CL_DEVICE_PARTITION_EQUALLY, 1, 0])
+            .unwrap();
+        assert_eq!(build(program, 1, Some(&subs[..1]), None), CL_INVALID_DEVICE);
+        // clGetProgramBuildInfo: "CL_INVALID_DEVICE if device is not in the list of devices
+        // associated with program."
+        assert_eq!(
+            build_info(program, subs[0], CL_PROGRAM_BUILD_STATUS),
+            Err(CL_INVALID_DEVICE)
+        );
+        for sub in subs {
+            assert_eq!(api().release_device(sub), CL_SUCCESS);
+        }
+    } else {
+        println!("part skipped: the device cannot be partitioned equally");
+    }
+    release_program(program);
+}
+
+/// What a build callback saw.
+struct Notified {
+    calls: AtomicUsize,
+    program: AtomicUsize,
+}
+
+extern "C" fn count_build(program: cl_program, user_data: *mut c_void) {
+    // SAFETY: every test passing this callback passes a `Notified` that outlives the call.
+    let notified = unsafe { &*user_data.cast::<Notified>() };
+    notified.program.store(program as usize, Ordering::SeqCst);
+    notified.calls.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Builds `program` with `count_build` and checks the callback ran exactly once, for this
+/// program; returns the build's status.
+fn build_with_callback(program: cl_program) -> cl_int {
+    static NOTIFIED: [Notified; 2] = [
+        Notified {
+            calls: AtomicUsize::new(0),
+            program: AtomicUsize::new(0),
+        },
+        Notified {
+            calls: AtomicUsize::new(0),
+            program: AtomicUsize::new(0),
+        },
+    ];
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let notified = &NOTIFIED[NEXT.fetch_add(1, Ordering::SeqCst)];
+    let data = (notified as *const Notified).cast_mut().cast();
+    // SAFETY: `notified` is a static.
+    let status =
+        unsafe { api().build_program_raw(program, 0, None, None, Some(count_build), data) };
+    assert!(
+        eventually(Duration::from_secs(10), || notified
+            .calls
+            .load(Ordering::SeqCst)
+            > 0),
+        "the build callback was not called"
+    );
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(notified.calls.load(Ordering::SeqCst), 1, "callback calls");
+    assert_eq!(notified.program.load(Ordering::SeqCst), program as usize);
+    status
+}
+
+#[test]
+fn the_build_callback_is_called_once_for_success_and_failure() {
+    // "pfn_notify is a function pointer to a notification routine. The notification routine
+    // is a callback function that an application can register and which will be called when
+    // the program executable has been built (successfully or unsuccessfully)." The callback
+    // receives the program and the user_data given.
+    let fx = Fixture::new();
+    let good = fx.program_c(&[SOURCE]);
+    assert_eq!(build_with_callback(good), CL_SUCCESS);
+    assert_eq!(build_status(good), CL_BUILD_SUCCESS);
+    let bad = fx.program("kernel void k() { nope(); }");
+    let status = build_with_callback(bad);
+    assert_eq!(status, CL_BUILD_PROGRAM_FAILURE);
+    assert_eq!(build_status(bad), CL_BUILD_ERROR);
+    release_program(good);
+    release_program(bad);
+}
+
+#[test]
+fn rebuilding_under_attached_kernels_is_invalid_operation() {
+    // clBuildProgram and clCompileProgram: "CL_INVALID_OPERATION if there are kernel objects
+    // attached to program." Once the kernels are released the program can be rebuilt.
+    let fx = Fixture::new();
+    let program = fx.built(VALUE_SOURCE, c"-D VALUE=1");
+    let k = kernel(program, c"k");
+    assert_eq!(
+        build(program, 0, None, Some(c"-D VALUE=2")),
+        CL_INVALID_OPERATION
+    );
+    assert_eq!(
+        api().compile_program(program, c"-D VALUE=2", &[]),
+        CL_INVALID_OPERATION
+    );
+    // The failed calls changed nothing: the kernel still computes the first build's value.
+    assert_eq!(build_status(program), CL_BUILD_SUCCESS);
+    let out = fx.buffer(4);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    assert_eq!(scalar::<i32>(&fx.read(out, 4)), 1);
+    release_kernel(k);
+    assert_eq!(build(program, 0, None, Some(c"-D VALUE=2")), CL_SUCCESS);
+    let k = kernel(program, c"k");
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    assert_eq!(scalar::<i32>(&fx.read(out, 4)), 2);
+    release_kernel(k);
+    release_mem(out);
+    release_program(program);
+}
+
+#[test]
+fn program_calls_on_a_non_program_are_invalid_program() {
+    // "CL_INVALID_PROGRAM if program is not a valid program object."
+    let fx = Fixture::new();
+    let mem = fx.buffer(16);
+    // SAFETY: the context is live.
+    let mut foreign = unsafe { ForeignObject::with_dispatch_of(fx.context) };
+    for bad in [fx.context, mem, foreign.handle()] {
+        assert_eq!(build(bad, 0, None, None), CL_INVALID_PROGRAM);
+        assert_eq!(
+            api().compile_program(bad, c"", &[]),
+            CL_INVALID_PROGRAM,
+            "clCompileProgram"
+        );
+        assert_eq!(
+            program_info(bad, CL_PROGRAM_SOURCE),
+            Err(CL_INVALID_PROGRAM)
+        );
+        assert_eq!(
+            build_info(bad, device(), CL_PROGRAM_BUILD_STATUS),
+            Err(CL_INVALID_PROGRAM)
+        );
+        let (kernel, status) = api().create_kernel_raw(bad, Some(c"add"));
+        assert_eq!((kernel, status), (null_mut(), CL_INVALID_PROGRAM));
+        let mut count = 0;
+        assert_eq!(
+            api().create_kernels_in_program_raw(bad, 0, None, Some(&mut count)),
+            CL_INVALID_PROGRAM
+        );
+        assert_eq!(api().retain_program(bad), CL_INVALID_PROGRAM);
+        assert_eq!(api().release_program(bad), CL_INVALID_PROGRAM);
+    }
+    release_mem(mem);
+}
+
+// clCompileProgram and clLinkProgram
+
+/// Runs `apply(p)` (one float in, one out, in place) over four values through `program`.
+fn apply_four(fx: &Fixture, program: cl_program) -> Vec<f32> {
+    let k = kernel(program, c"apply");
+    let input = [1.0f32, 2.0, -0.5, 10.0];
+    let buffer = fx.buffer_from(bytes_of(&input));
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    fx.run_1d(k, 4, None);
+    let out = array::<f32>(&fx.read(buffer, 16));
+    release_mem(buffer);
+    release_kernel(k);
+    out
+}
+
+/// The function half of a two-object program, with its embedded headers.
+const FUNCTION_SOURCE: &str =
+    "#include \"scale.h\"\nfloat scaled(float x) { return x * SCALE + OFFSET; }\n";
+/// The kernel half: it calls the function the other object defines.
+const KERNEL_SOURCE: &str = "float scaled(float x);\n\
+     kernel void apply(global float *p) { size_t i = get_global_id(0); p[i] = scaled(p[i]); }\n";
+
+/// Compiles `FUNCTION_SOURCE` with its headers (`scale.h`, which includes
+/// `defs/offset.h`): `scaled(x) = 3x + 0.25`.
+fn compiled_function(fx: &Fixture) -> cl_program {
+    let scale = fx.program("#include \"defs/offset.h\"\n#define SCALE 3.0f\n");
+    let offset = fx.program("#define OFFSET 0.25f\n");
+    let function = fx.program(FUNCTION_SOURCE);
+    let status = api().compile_program(
+        function,
+        c"",
+        &[(scale, c"scale.h"), (offset, c"defs/offset.h")],
+    );
+    assert_eq!(status, CL_SUCCESS, "{}", build_log(function));
+    release_program(scale);
+    release_program(offset);
+    function
+}
+
+#[test]
+fn compile_with_embedded_headers_then_link_two_objects() {
+    // clCompileProgram: "input_headers is an array of program embedded headers created with
+    // clCreateProgramWithSource. header_include_names is an array that has a one to one
+    // correspondence with input_headers. Each entry in header_include_names specifies the
+    // include name used by source in program that comes from an embedded header."
+    // CL_PROGRAM_BINARY_TYPE: "CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT - A compiled binary is
+    // associated with device." clLinkProgram: "creates a new program object which contains
+    // ... the linked executable"; a function defined in one object is called from the
+    // kernel of the other.
+    let fx = Fixture::new();
+    let function = compiled_function(&fx);
+    assert_eq!(build_status(function), CL_BUILD_SUCCESS);
+    assert_eq!(
+        binary_type(function),
+        CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+    );
+    let kernels = fx.program(KERNEL_SOURCE);
+    assert_eq!(
+        api().compile_program(kernels, c"", &[]),
+        CL_SUCCESS,
+        "{}",
+        build_log(kernels)
+    );
+    // A compiled object is not an executable.
+    let (k, status) = api().create_kernel_raw(kernels, Some(c"apply"));
+    assert_eq!((k, status), (null_mut(), CL_INVALID_PROGRAM_EXECUTABLE));
+    let linked = api()
+        .link_program(fx.context, c"", &[function, kernels])
+        .unwrap_or_else(|e| panic!("clLinkProgram failed: {e}"));
+    assert_eq!(build_status(linked), CL_BUILD_SUCCESS);
+    assert_eq!(binary_type(linked), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    assert_eq!(
+        scalar::<cl_context>(&program_info(linked, CL_PROGRAM_CONTEXT).unwrap()),
+        fx.context
+    );
+    assert_eq!(
+        string(&program_info(linked, CL_PROGRAM_KERNEL_NAMES).unwrap()),
+        "apply"
+    );
+    assert_eq!(apply_four(&fx, linked), [3.25, 6.25, -1.25, 30.25]);
+    for p in [linked, kernels, function] {
+        release_program(p);
+    }
+}
+
+#[test]
+fn a_library_links_into_an_executable() {
+    // clLinkProgram: "-create-library: Create a library of compiled binaries specified in
+    // input_programs argument." CL_PROGRAM_BINARY_TYPE_LIBRARY: "A library binary is
+    // associated with device." A library is an input to a later link.
+    let fx = Fixture::new();
+    let function = compiled_function(&fx);
+    let library = api()
+        .link_program(fx.context, c"-create-library", &[function])
+        .unwrap_or_else(|e| panic!("clLinkProgram(-create-library) failed: {e}"));
+    assert_eq!(binary_type(library), CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    let (k, status) = api().create_kernel_raw(library, Some(c"apply"));
+    assert_eq!((k, status), (null_mut(), CL_INVALID_PROGRAM_EXECUTABLE));
+    let kernels = fx.program(KERNEL_SOURCE);
+    assert_eq!(api().compile_program(kernels, c"", &[]), CL_SUCCESS);
+    for param in [CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES] {
+        assert_eq!(
+            program_info(library, param),
+            Err(CL_INVALID_PROGRAM_EXECUTABLE),
+            "a library has no executable"
+        );
+    }
+    let linked = api()
+        .link_program(fx.context, c"-cl-denorms-are-zero", &[library, kernels])
+        .unwrap_or_else(|e| panic!("clLinkProgram failed: {e}"));
+    assert_eq!(apply_four(&fx, linked), [3.25, 6.25, -1.25, 30.25]);
+    // CL_PROGRAM_BUILD_OPTIONS: "Return the build, compile or link options specified by the
+    // options argument in clBuildProgram, clCompileProgram or clLinkProgram, whichever was
+    // performed last on program for device."
+    assert_eq!(
+        string(&build_info(library, device(), CL_PROGRAM_BUILD_OPTIONS).unwrap()),
+        "-create-library"
+    );
+    assert_eq!(
+        string(&build_info(linked, device(), CL_PROGRAM_BUILD_OPTIONS).unwrap()),
+        "-cl-denorms-are-zero"
+    );
+    for p in [linked, kernels, library, function] {
+        release_program(p);
+    }
+}
+
+#[test]
+fn link_of_an_uncompiled_program_is_invalid_operation() {
+    // "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or
+    // libraries as described in input_programs argument above are not followed": each
+    // input must hold a compiled object or library. A program only created from source, or
+    // built into an executable, holds neither.
+    let fx = Fixture::new();
+    let raw = fx.program(KERNEL_SOURCE);
+    assert_eq!(
+        api().link_program(fx.context, c"", &[raw]),
+        Err(CL_INVALID_OPERATION)
+    );
+    let function = compiled_function(&fx);
+    assert_eq!(
+        api().link_program(fx.context, c"", &[function, raw]),
+        Err(CL_INVALID_OPERATION),
+        "one compiled input and one not"
+    );
+    release_program(raw);
+    release_program(function);
+}
+
+#[test]
+fn a_failed_compile_is_compile_program_failure() {
+    // clCompileProgram: "CL_COMPILE_PROGRAM_FAILURE if there is a failure to compile the
+    // program source"; the status is CL_BUILD_ERROR and the log says why.
+    let fx = Fixture::new();
+    let program = fx.program("float f(float x) {\n  return x * ;\n}\n");
+    assert_eq!(
+        api().compile_program(program, c"", &[]),
+        CL_COMPILE_PROGRAM_FAILURE
+    );
+    assert_eq!(build_status(program), CL_BUILD_ERROR);
+    assert!(
+        build_log(program).contains("error"),
+        "{}",
+        build_log(program)
+    );
+    // An include that no embedded header (or directory) provides fails too.
+    let missing = fx.program("#include \"absent.h\"\nkernel void k() {}\n");
+    assert_eq!(
+        api().compile_program(missing, c"", &[]),
+        CL_COMPILE_PROGRAM_FAILURE
+    );
+    assert!(
+        build_log(missing).contains("absent.h"),
+        "{}",
+        build_log(missing)
+    );
+    release_program(missing);
+    release_program(program);
+}
+
+#[test]
+fn invalid_compile_and_link_options_are_rejected() {
+    // clCompileProgram: "CL_INVALID_COMPILER_OPTIONS if the compiler options specified by
+    // options are invalid." clLinkProgram: "CL_INVALID_LINKER_OPTIONS if the linker options
+    // specified by options are invalid."
+    let fx = Fixture::new();
+    let program = fx.program(KERNEL_SOURCE);
+    for options in [c"-cl-std=CL9.9", c"-frobnicate", c"-create-library"] {
+        assert_eq!(
+            api().compile_program(program, options, &[]),
+            CL_INVALID_COMPILER_OPTIONS,
+            "{options:?}"
+        );
+    }
+    assert_eq!(
+        api().compile_program(program, c"-D X=1 -w", &[]),
+        CL_SUCCESS
+    );
+    for options in [c"-D X=1", c"-frobnicate", c"-enable-link-options"] {
+        assert_eq!(
+            api().link_program(fx.context, options, &[program]),
+            Err(CL_INVALID_LINKER_OPTIONS),
+            "{options:?}"
+        );
+    }
+    release_program(program);
+}
+
+// clCreateKernel, clCreateKernelsInProgram
+
+#[test]
+fn create_kernel_errors() {
+    // clCreateKernel: "CL_INVALID_KERNEL_NAME if kernel_name is not found in program";
+    // "CL_INVALID_VALUE if kernel_name is NULL"; "CL_INVALID_PROGRAM_EXECUTABLE if there is
+    // no successfully built executable for program". A function that is not a kernel is not
+    // found.
+    let fx = Fixture::new();
+    let source =
+        "int helper(int x) { return x; }\nkernel void k(global int *a) { a[0] = helper(1); }\n";
+    let program = fx.program(source);
+    let (k, status) = api().create_kernel_raw(program, Some(c"k"));
+    assert_eq!((k, status), (null_mut(), CL_INVALID_PROGRAM_EXECUTABLE));
+    assert_eq!(build(program, 0, None, None), CL_SUCCESS);
+    for name in [c"nope", c"helper", c"K", c""] {
+        let (k, status) = api().create_kernel_raw(program, Some(name));
+        assert_eq!(
+            (k, status),
+            (null_mut(), CL_INVALID_KERNEL_NAME),
+            "{name:?}"
+        );
+    }
+    let (k, status) = api().create_kernel_raw(program, None);
+    assert_eq!((k, status), (null_mut(), CL_INVALID_VALUE));
+    let k = kernel(program, c"k");
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn create_kernel_without_an_executable_is_invalid_program_executable() {
+    // clCreateKernel: "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // executable for program"; clCreateKernelsInProgram: "... for any device in program";
+    // clGetProgramInfo: "CL_INVALID_PROGRAM_EXECUTABLE if param_name is
+    // CL_PROGRAM_NUM_KERNELS or CL_PROGRAM_KERNEL_NAMES and a successful program executable
+    // has not been built for at least one device".
+    let fx = Fixture::new();
+    let program = fx.program("kernel void add(global int *a) { a[0] = undefined_name; }");
+    for built in [false, true] {
+        if built {
+            assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+        }
+        let (kernel, status) = api().create_kernel_raw(program, Some(c"add"));
+        assert_eq!(
+            (kernel, status),
+            (null_mut(), CL_INVALID_PROGRAM_EXECUTABLE),
+            "after build: {built}"
+        );
+        let mut count = 77;
+        assert_eq!(
+            api().create_kernels_in_program_raw(program, 0, None, Some(&mut count)),
+            CL_INVALID_PROGRAM_EXECUTABLE,
+            "after build: {built}"
+        );
+        for param in [CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES] {
+            assert_eq!(
+                program_info(program, param),
+                Err(CL_INVALID_PROGRAM_EXECUTABLE)
+            );
+        }
+    }
+    release_program(program);
+}
+
+#[test]
+fn create_kernels_in_program_counts_and_creates_every_kernel() {
+    // "num_kernels_ret is the number of kernels in program"; "kernels is the buffer where
+    // the kernel objects for kernels in program will be returned"; "CL_INVALID_VALUE if
+    // kernels is not NULL and num_kernels is less than the number of kernels in program."
+    let fx = Fixture::new();
+    let program = fx.built(
+        "kernel void first(global int *a) { a[0] = 1; }\n\
+         kernel void second(global int *a, int b) { a[0] = b; }\n\
+         kernel void third(void) {}\n",
+        c"",
+    );
+    let mut count = 0;
+    assert_eq!(
+        api().create_kernels_in_program_raw(program, 0, None, Some(&mut count)),
+        CL_SUCCESS
+    );
+    assert_eq!(count, 3);
+    let mut kernels = [null_mut(); 4];
+    assert_eq!(
+        api().create_kernels_in_program_raw(program, 2, Some(&mut kernels[..2]), None),
+        CL_INVALID_VALUE
+    );
+    assert_eq!(
+        kernels,
+        [null_mut(); 4],
+        "nothing created by the failed call"
+    );
+    let mut created = 0;
+    assert_eq!(
+        api().create_kernels_in_program_raw(program, 4, Some(&mut kernels), Some(&mut created)),
+        CL_SUCCESS
+    );
+    assert_eq!(created, 3);
+    assert!(kernels[3].is_null(), "only three entries are written");
+    let mut names: Vec<String> = kernels[..3]
+        .iter()
+        .map(|&k| kernel_string(k, CL_KERNEL_FUNCTION_NAME))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["first", "second", "third"]);
+    for &k in &kernels[..3] {
+        assert_eq!(kernel_scalar::<cl_uint>(k, CL_KERNEL_REFERENCE_COUNT), 1);
+        release_kernel(k);
+    }
+    release_program(program);
+}
+
+// Kernel objects: info
+
+#[test]
+fn kernel_info_answers() {
+    // CL_KERNEL_FUNCTION_NAME, CL_KERNEL_NUM_ARGS, CL_KERNEL_REFERENCE_COUNT,
+    // CL_KERNEL_CONTEXT, CL_KERNEL_PROGRAM; "CL_INVALID_VALUE if param_name is not valid".
+    let fx = Fixture::new();
+    let program = fx.built(
+        "kernel void sum3(global float *a, float b, local int *c) { a[0] = b; }\n",
+        c"",
+    );
+    let k = kernel(program, c"sum3");
+    assert_eq!(kernel_string(k, CL_KERNEL_FUNCTION_NAME), "sum3");
+    assert_eq!(kernel_scalar::<cl_uint>(k, CL_KERNEL_NUM_ARGS), 3);
+    assert_eq!(kernel_scalar::<cl_uint>(k, CL_KERNEL_REFERENCE_COUNT), 1);
+    assert_eq!(api().retain_kernel(k), CL_SUCCESS);
+    assert_eq!(kernel_scalar::<cl_uint>(k, CL_KERNEL_REFERENCE_COUNT), 2);
+    release_kernel(k);
+    assert_eq!(kernel_scalar::<cl_uint>(k, CL_KERNEL_REFERENCE_COUNT), 1);
+    assert_eq!(
+        kernel_scalar::<cl_context>(k, CL_KERNEL_CONTEXT),
+        fx.context
+    );
+    assert_eq!(kernel_scalar::<cl_program>(k, CL_KERNEL_PROGRAM), program);
+    assert_eq!(kernel_string(k, CL_KERNEL_ATTRIBUTES), "");
+    assert_eq!(api().kernel_info(k, 0x7777), Err(CL_INVALID_VALUE));
+    // The kernel keeps its program usable after the application's release of it.
+    release_program(program);
+    assert_eq!(kernel_scalar::<cl_program>(k, CL_KERNEL_PROGRAM), program);
+    release_kernel(k);
+}
+
+#[test]
+fn kernel_attributes_are_reported_as_written() {
+    // CL_KERNEL_ATTRIBUTES: "Returns any attributes specified using the __attribute__
+    // qualifier with the kernel function declaration in the program source. ... The
+    // attributes are returned as they were declared inside __attribute__((...)), with any
+    // surrounding whitespace and embedded newlines removed. When multiple attributes are
+    // present, they are returned as a single, space delimited string."
+    let fx = Fixture::new();
+    let program = fx.built(
+        "__attribute__((reqd_work_group_size(4,1,1)))\n\
+         kernel void one(global int *a) { a[0] = 1; }\n\
+         __kernel __attribute__((work_group_size_hint(8,2,1))) __attribute__((vec_type_hint(float4)))\n\
+         void two(global int *a) { a[0] = 2; }\n",
+        c"",
+    );
+    let one = kernel(program, c"one");
+    assert_eq!(
+        kernel_string(one, CL_KERNEL_ATTRIBUTES),
+        "reqd_work_group_size(4,1,1)"
+    );
+    let two = kernel(program, c"two");
+    assert_eq!(
+        kernel_string(two, CL_KERNEL_ATTRIBUTES),
+        "work_group_size_hint(8,2,1) vec_type_hint(float4)"
+    );
+    release_kernel(one);
+    release_kernel(two);
+    release_program(program);
+}
+
+#[test]
+fn kernel_calls_with_a_non_kernel_handle_are_invalid_kernel() {
+    // "CL_INVALID_KERNEL if kernel is not a valid kernel object" (clRetainKernel,
+    // clReleaseKernel, clSetKernelArg, clGetKernelInfo, clGetKernelWorkGroupInfo,
+    // clGetKernelArgInfo).
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    // SAFETY: the context is live.
+    let mut foreign = unsafe { ForeignObject::with_dispatch_of(fx.context) };
+    for bad in [program, fx.context, foreign.handle()] {
+        let statuses = [
+            api().retain_kernel(bad),
+            api().release_kernel(bad),
+            api().set_kernel_arg(bad, 1, 5i32),
+            api()
+                .kernel_info(bad, CL_KERNEL_NUM_ARGS)
+                .err()
+                .unwrap_or(0),
+            api()
+                .kernel_work_group_info(bad, device(), CL_KERNEL_WORK_GROUP_SIZE)
+                .err()
+                .unwrap_or(0),
+            api()
+                .kernel_arg_info(bad, 0, CL_KERNEL_ARG_NAME)
+                .err()
+                .unwrap_or(0),
+        ];
+        assert_eq!(statuses, [CL_INVALID_KERNEL; 6]);
+    }
+    // The program is untouched by the calls that named it as a kernel.
+    assert_eq!(
+        scalar::<cl_uint>(&program_info(program, CL_PROGRAM_REFERENCE_COUNT).unwrap()),
+        1
+    );
+    release_program(program);
+}
+
+// Kernel objects: work-group info
+
+#[test]
+fn work_group_info_answers() {
+    // clGetKernelWorkGroupInfo: CL_KERNEL_WORK_GROUP_SIZE "the maximum work-group size that
+    // can be used to execute a kernel on a specific device" (at most
+    // CL_DEVICE_MAX_WORK_GROUP_SIZE); CL_KERNEL_COMPILE_WORK_GROUP_SIZE "the work-group size
+    // specified by the __attribute__((reqd_work_group_size(X, Y, Z))) qualifier ... If the
+    // work-group size is not specified ... (0, 0, 0) is returned";
+    // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE "the preferred multiple of work-group size
+    // for launch" (a performance hint, at most the work-group size); CL_KERNEL_PRIVATE_MEM_SIZE
+    // a cl_ulong. "device may be NULL if there is only one device associated with kernel."
+    let fx = Fixture::new();
+    let program = fx.built(
+        "kernel void plain(global int *a) { a[get_global_id(0)] = 1; }\n\
+         __attribute__((reqd_work_group_size(4,2,1)))\n\
+         kernel void fixed(global int *a) { a[get_global_id(0)] = 2; }\n",
+        c"",
+    );
+    let max_group = api().device_size(device(), CL_DEVICE_MAX_WORK_GROUP_SIZE);
+    let plain = kernel(program, c"plain");
+    let fixed = kernel(program, c"fixed");
+    let size: usize = work_group_scalar(plain, CL_KERNEL_WORK_GROUP_SIZE);
+    assert!((1..=max_group).contains(&size), "{size}");
+    let reqd: usize = work_group_scalar(fixed, CL_KERNEL_WORK_GROUP_SIZE);
+    assert!((8..=max_group).contains(&reqd), "{reqd}");
+    let compile = |k| {
+        array::<usize>(
+            &api()
+                .kernel_work_group_info(k, device(), CL_KERNEL_COMPILE_WORK_GROUP_SIZE)
+                .unwrap(),
+        )
+    };
+    assert_eq!(compile(plain), [0, 0, 0]);
+    assert_eq!(compile(fixed), [4, 2, 1]);
+    let multiple: usize = work_group_scalar(plain, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+    assert!((1..=size).contains(&multiple), "{multiple}");
+    let _: cl_ulong = work_group_scalar(plain, CL_KERNEL_PRIVATE_MEM_SIZE);
+    let _: cl_ulong = work_group_scalar(plain, CL_KERNEL_LOCAL_MEM_SIZE);
+    // NULL device: the kernel's only device.
+    assert_eq!(
+        api().kernel_work_group_info(plain, null_mut(), CL_KERNEL_WORK_GROUP_SIZE),
+        Ok(size.to_ne_bytes().to_vec())
+    );
+    release_kernel(plain);
+    release_kernel(fixed);
+    release_program(program);
+}
+
+#[test]
+fn work_group_info_errors() {
+    // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a
+    // custom device or kernel is not a built-in kernel"; "CL_INVALID_VALUE if param_name is
+    // not valid"; "CL_INVALID_DEVICE if device is not in the list of devices associated with
+    // kernel".
+    let fx = Fixture::new();
+    let program = fx.built("kernel void k(global int *a) { a[0] = 1; }\n", c"");
+    let k = kernel(program, c"k");
+    assert_eq!(
+        api().kernel_work_group_info(k, device(), CL_KERNEL_GLOBAL_WORK_SIZE),
+        Err(CL_INVALID_VALUE)
+    );
+    assert_eq!(
+        api().kernel_work_group_info(k, device(), 0x7777),
+        Err(CL_INVALID_VALUE)
+    );
+    assert_eq!(
+        api().kernel_work_group_info(k, fx.context, CL_KERNEL_WORK_GROUP_SIZE),
+        Err(CL_INVALID_DEVICE)
+    );
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn local_mem_size_counts_local_variables_and_local_arguments() {
+    // CL_KERNEL_LOCAL_MEM_SIZE: "the amount of local memory in bytes being used by a kernel.
+    // This includes local memory that may be needed by an implementation to execute the
+    // kernel, variables declared inside the kernel with the __local address qualifier and
+    // local memory to be allocated for arguments to the kernel declared as pointers with
+    // the __local address qualifier and whose size is specified with clSetKernelArg."
+    let fx = Fixture::new();
+    let program = fx.built(
+        "kernel void k(global float *out, local float *scratch) {\n\
+         \x20 local float tile[64];\n\
+         \x20 size_t l = get_local_id(0);\n\
+         \x20 tile[l] = l; scratch[l] = tile[l];\n\
+         \x20 out[get_global_id(0)] = scratch[l];\n}\n",
+        c"",
+    );
+    let k = kernel(program, c"k");
+    let local_limit = api().device_ulong(device(), CL_DEVICE_LOCAL_MEM_SIZE);
+    let before: cl_ulong = work_group_scalar(k, CL_KERNEL_LOCAL_MEM_SIZE);
+    assert!(
+        (256..=local_limit).contains(&before),
+        "a 64-float local array: {before}"
+    );
+    assert_eq!(api().set_kernel_arg_local(k, 1, 1000), CL_SUCCESS);
+    let after: cl_ulong = work_group_scalar(k, CL_KERNEL_LOCAL_MEM_SIZE);
+    assert!(
+        after >= before + 1000 && after <= local_limit,
+        "with 1000 bytes of local argument: {before} -> {after}"
+    );
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn private_mem_size_counts_a_private_array() {
+    // CL_KERNEL_PRIVATE_MEM_SIZE: "the minimum amount of private memory, in bytes, used by
+    // each work-item in the kernel. This value may include any private memory needed by an
+    // implementation to execute the kernel, including that used by the language built-ins
+    // and variable declared inside the kernel with the __private qualifier." An array
+    // indexed at run time has to live in memory.
+    let fx = Fixture::new();
+    let program = fx.built(
+        "kernel void k(global int *a, int n) {\n\
+         \x20 int tmp[64];\n\
+         \x20 for (int i = 0; i < 64; i++) tmp[i] = a[i] * n;\n\
+         \x20 a[0] = tmp[n & 63];\n}\n",
+        c"",
+    );
+    let k = kernel(program, c"k");
+    let private: cl_ulong = work_group_scalar(k, CL_KERNEL_PRIVATE_MEM_SIZE);
+    assert!(private >= 256, "an int[64] indexed at run time: {private}");
+    release_kernel(k);
+    release_program(program);
+}
+
+// Kernel objects: argument info
+
+const ARG_INFO_SOURCE: &str = "kernel void k(global const float * restrict in,\n\
+     global volatile uint *out,\n\
+     unsigned int n,\n\
+     local float4 *tmp,\n\
+     constant int *table,\n\
+     float2 v,\n\
+     global int * const fixed)\n\
+     { out[0] = n; }\n";
+
+#[test]
+fn argument_info_needs_the_kernel_arg_info_option() {
+    // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for
+    // kernel." "Kernel argument information is only available if the program object
+    // associated with kernel is created with clCreateProgramWithSource and the program
+    // executable is built with the -cl-kernel-arg-info option specified in options".
+    let fx = Fixture::new();
+    let program = fx.built(ARG_INFO_SOURCE, c"");
+    let k = kernel(program, c"k");
+    for param in [
+        CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+        CL_KERNEL_ARG_ACCESS_QUALIFIER,
+        CL_KERNEL_ARG_TYPE_NAME,
+        CL_KERNEL_ARG_TYPE_QUALIFIER,
+        CL_KERNEL_ARG_NAME,
+    ] {
+        assert_eq!(
+            api().kernel_arg_info(k, 0, param),
+            Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE),
+            "{param:#x}"
+        );
+    }
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn argument_info_reports_names_types_and_qualifiers() {
+    // clGetKernelArgInfo with -cl-kernel-arg-info: CL_KERNEL_ARG_NAME "the name specified
+    // for the argument"; CL_KERNEL_ARG_TYPE_NAME "the argument type name as it was declared
+    // with any whitespace removed. If argument type name is an unsigned scalar type (i.e.
+    // unsigned char, unsigned short, unsigned int, unsigned long), uchar, ushort, uint and
+    // ulong will be returned. The argument type name returned does not include any type
+    // qualifiers"; CL_KERNEL_ARG_ADDRESS_QUALIFIER ("If no address qualifier is specified,
+    // the default address qualifier which is CL_KERNEL_ARG_ADDRESS_PRIVATE is returned");
+    // CL_KERNEL_ARG_ACCESS_QUALIFIER ("If argument is not an image type,
+    // CL_KERNEL_ARG_ACCESS_NONE is returned"); CL_KERNEL_ARG_TYPE_QUALIFIER: "CL_KERNEL_ARG_
+    // TYPE_VOLATILE is returned if the argument is a pointer and the referenced type is
+    // declared with the volatile qualifier ... CL_KERNEL_ARG_TYPE_CONST is returned if the
+    // argument is a pointer and the referenced type is declared with the restrict or const
+    // qualifier. For example, a kernel argument declared as global int const *x returns
+    // CL_KERNEL_ARG_TYPE_CONST but a kernel argument declared as global int * const x does
+    // not."
+    let fx = Fixture::new();
+    let program = fx.built(ARG_INFO_SOURCE, c"-cl-kernel-arg-info");
+    let k = kernel(program, c"k");
+    let text = |i, p| string(&api().kernel_arg_info(k, i, p).unwrap());
+    let uint_of = |i, p| scalar::<cl_uint>(&api().kernel_arg_info(k, i, p).unwrap());
+    let bits_of = |i, p| scalar::<cl_bitfield>(&api().kernel_arg_info(k, i, p).unwrap());
+    let expected: [(&str, &str, cl_uint, cl_uint); 7] = [
+        (
+            "in",
+            "float*",
+            CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT,
+        ),
+        (
+            "out",
+            "uint*",
+            CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            CL_KERNEL_ARG_TYPE_VOLATILE,
+        ),
+        (
+            "n",
+            "uint",
+            CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            CL_KERNEL_ARG_TYPE_NONE,
+        ),
+        (
+            "tmp",
+            "float4*",
+            CL_KERNEL_ARG_ADDRESS_LOCAL,
+            CL_KERNEL_ARG_TYPE_NONE,
+        ),
+        (
+            "table",
+            "int*",
+            CL_KERNEL_ARG_ADDRESS_CONSTANT,
+            CL_KERNEL_ARG_TYPE_NONE,
+        ),
+        (
+            "v",
+            "float2",
+            CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            CL_KERNEL_ARG_TYPE_NONE,
+        ),
+        (
+            "fixed",
+            "int*",
+            CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            CL_KERNEL_ARG_TYPE_NONE,
+        ),
+    ];
+    for (i, (name, type_name, address, qualifiers)) in expected.into_iter().enumerate() {
+        let i = i as cl_uint;
+        assert_eq!(text(i, CL_KERNEL_ARG_NAME), name, "argument {i}");
+        assert_eq!(text(i, CL_KERNEL_ARG_TYPE_NAME), type_name, "argument {i}");
+        assert_eq!(
+            uint_of(i, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+            address,
+            "argument {i}"
+        );
+        assert_eq!(
+            uint_of(i, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+            CL_KERNEL_ARG_ACCESS_NONE,
+            "argument {i}"
+        );
+        let bits = bits_of(i, CL_KERNEL_ARG_TYPE_QUALIFIER);
+        let qualifiers = cl_bitfield::from(qualifiers);
+        if address == CL_KERNEL_ARG_ADDRESS_CONSTANT {
+            // OpenCL 2.0 adds CONST for __constant arguments; 1.2 does not require it.
+            let const_bit = cl_bitfield::from(CL_KERNEL_ARG_TYPE_CONST);
+            assert_eq!(bits & !const_bit, qualifiers, "argument {i}");
+        } else {
+            assert_eq!(bits, qualifiers, "argument {i}");
+        }
+    }
+    // "CL_INVALID_ARG_INDEX if arg_indx is not a valid argument index"; "CL_INVALID_VALUE
+    // if param_name is not valid".
+    assert_eq!(
+        api().kernel_arg_info(k, 7, CL_KERNEL_ARG_NAME),
+        Err(CL_INVALID_ARG_INDEX)
+    );
+    assert_eq!(api().kernel_arg_info(k, 0, 0x7777), Err(CL_INVALID_VALUE));
+    release_kernel(k);
+    release_program(program);
+}
+
+// clSetKernelArg
+
+#[test]
+fn set_kernel_arg_errors() {
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value" — NULL for an
+    // argument not declared __local, or not NULL for a __local one.
+    // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+    // specified arg_value is not a valid memory object."
+    // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type for an
+    // argument that is not a memory object or if the argument is a memory object and
+    // arg_size != sizeof(cl_mem) or if arg_size is zero and the argument is declared with
+    // the __local qualifier".
+    let fx = Fixture::new();
+    let program = fx.built(
+        "typedef struct { float4 v; int n; } S;\n\
+         kernel void k(global int *buf, uint n, local float *scratch, S s, constant int *c) {\n\
+         \x20 buf[0] = n + s.n + c[0]; scratch[0] = s.v.x;\n}\n",
+        c"",
+    );
+    let k = kernel(program, c"k");
+    let buffer = fx.buffer(64);
+    let mem_bytes = (buffer as usize).to_ne_bytes();
+    let word = size_of::<cl_mem>();
+    let set = |i, size, value: Option<&[u8]>| api().set_kernel_arg_raw(k, i, size, value);
+    // Index.
+    assert_eq!(api().set_kernel_arg(k, 5, 1u32), CL_INVALID_ARG_INDEX);
+    assert_eq!(
+        api().set_kernel_arg(k, u32::MAX, 1u32),
+        CL_INVALID_ARG_INDEX
+    );
+    // A buffer argument: the size of cl_mem, a valid memory object.
+    assert_eq!(set(0, 4, Some(&mem_bytes)), CL_INVALID_ARG_SIZE);
+    assert_eq!(set(0, word + 1, Some(&[0; 16])), CL_INVALID_ARG_SIZE);
+    assert_eq!(
+        api().set_kernel_arg_mem(k, 0, fx.queue),
+        CL_INVALID_MEM_OBJECT
+    );
+    assert_eq!(
+        api().set_kernel_arg_mem(k, 4, fx.context),
+        CL_INVALID_MEM_OBJECT
+    );
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    // "If the argument is a buffer object, the arg_value pointer can be NULL or point to a
+    // NULL value in which case a NULL value will be used as the value for the argument".
+    assert_eq!(api().set_kernel_arg_mem(k, 0, null_mut()), CL_SUCCESS);
+    assert_eq!(set(0, word, None), CL_SUCCESS);
+    // A value argument: its exact size, and a value.
+    assert_eq!(api().set_kernel_arg(k, 1, 1u64), CL_INVALID_ARG_SIZE);
+    assert_eq!(api().set_kernel_arg(k, 1, 1u16), CL_INVALID_ARG_SIZE);
+    assert_eq!(set(1, 4, None), CL_INVALID_ARG_VALUE);
+    assert_eq!(api().set_kernel_arg(k, 1, 7u32), CL_SUCCESS);
+    // A struct argument: its size with the OpenCL C layout (float4 aligns to 16: 32 bytes).
+    assert_eq!(set(3, 20, Some(&[0; 32])), CL_INVALID_ARG_SIZE);
+    assert_eq!(set(3, 32, None), CL_INVALID_ARG_VALUE);
+    assert_eq!(set(3, 32, Some(&[0; 32])), CL_SUCCESS);
+    // A local argument: a size and no value.
+    assert_eq!(set(2, 16, Some(&[0; 16])), CL_INVALID_ARG_VALUE);
+    assert_eq!(api().set_kernel_arg_local(k, 2, 0), CL_INVALID_ARG_SIZE);
+    assert_eq!(api().set_kernel_arg_local(k, 2, 64), CL_SUCCESS);
+    // A constant buffer: like a global one.
+    assert_eq!(set(4, 4, Some(&mem_bytes)), CL_INVALID_ARG_SIZE);
+    assert_eq!(api().set_kernel_arg_mem(k, 4, buffer), CL_SUCCESS);
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+// clEnqueueNDRangeKernel, clEnqueueTask
+
+/// A program with a kernel of two arguments and one with a required work-group size.
+const LAUNCH_SOURCE: &str = "kernel void two(global int *a, int b) { a[get_global_id(0)] = b; }\n\
+     __attribute__((reqd_work_group_size(4,1,1)))\n\
+     kernel void fixed(global int *a) { a[get_global_id(0)] = 1; }\n";
+
+/// `clEnqueueNDRangeKernel` of `kernel` on the fixture's queue, with an event out-parameter
+/// that must stay NULL when the call fails.
+fn launch(
+    fx: &Fixture,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    offset: Option<&[usize]>,
+    global: Option<&[usize]>,
+    local: Option<&[usize]>,
+) -> cl_int {
+    let mut event = null_mut();
+    let status = api().enqueue_nd_range_kernel(
+        fx.queue,
+        kernel,
+        work_dim,
+        offset,
+        global,
+        local,
+        Waits::NONE,
+        Some(&mut event),
+    );
+    if status == CL_SUCCESS {
+        assert_eq!(api().wait_for_events(&[event]), CL_SUCCESS);
+        assert_eq!(api().release_event(event), CL_SUCCESS);
+    } else {
+        assert!(
+            event.is_null(),
+            "an event for a command that was not enqueued"
+        );
+    }
+    status
+}
+
+#[test]
+fn ndrange_work_size_errors() {
+    // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1
+    // and 3)." "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, or if any of the
+    // values specified in global_work_size[0], ... global_work_size[work_dim - 1] are 0".
+    // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and number of work-items
+    // specified by global_work_size is not evenly divisible by size of work-group given by
+    // local_work_size", "... if local_work_size is specified and the total number of
+    // work-items in the work-group computed as local_work_size[0] * ...
+    // local_work_size[work_dim - 1] is greater than the value specified by
+    // CL_DEVICE_MAX_WORK_GROUP_SIZE". "CL_INVALID_WORK_ITEM_SIZE if the number of
+    // work-items specified in any of local_work_size[0], ... local_work_size[work_dim - 1]
+    // is greater than the corresponding values specified by
+    // CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...". "CL_INVALID_GLOBAL_OFFSET if the value
+    // specified in global_work_size + the corresponding values in global_work_offset for any
+    // dimensions is greater than the sizeof(size_t) for the device".
+    let fx = Fixture::new();
+    let program = fx.built(LAUNCH_SOURCE, c"");
+    let k = kernel(program, c"two");
+    let buffer = fx.buffer(1 << 16);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    assert_eq!(api().set_kernel_arg(k, 1, 3i32), CL_SUCCESS);
+    let g4 = [64usize, 1, 1, 1];
+    assert_eq!(
+        launch(&fx, k, 0, None, Some(&g4), None),
+        CL_INVALID_WORK_DIMENSION
+    );
+    assert_eq!(
+        launch(&fx, k, 4, None, Some(&g4), None),
+        CL_INVALID_WORK_DIMENSION
+    );
+    assert_eq!(
+        launch(&fx, k, 1, None, None, None),
+        CL_INVALID_GLOBAL_WORK_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[0]), None),
+        CL_INVALID_GLOBAL_WORK_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 3, None, Some(&[4, 0, 4]), None),
+        CL_INVALID_GLOBAL_WORK_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[64]), Some(&[5])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 2, None, Some(&[8, 9]), Some(&[8, 2])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    let max_group = api().device_size(device(), CL_DEVICE_MAX_WORK_GROUP_SIZE);
+    let max_items: Vec<usize> = api().device_array(device(), CL_DEVICE_MAX_WORK_ITEM_SIZES);
+    // A group larger than the device allows, each dimension within its own limit.
+    let (a, b) = (
+        max_items[0].min(max_group),
+        2 * max_group / max_items[0].min(max_group),
+    );
+    assert!(
+        b <= max_items[1],
+        "the device's limits do not allow this case"
+    );
+    assert_eq!(
+        launch(&fx, k, 2, None, Some(&[a, b]), Some(&[a, b])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    // One dimension past its item limit.
+    let over = max_items[0] + 1;
+    let status = launch(&fx, k, 1, None, Some(&[over]), Some(&[over]));
+    if max_items[0] < max_group {
+        assert_eq!(status, CL_INVALID_WORK_ITEM_SIZE);
+    } else {
+        // Past the group limit too: either error describes the call.
+        assert!(
+            [CL_INVALID_WORK_ITEM_SIZE, CL_INVALID_WORK_GROUP_SIZE].contains(&status),
+            "{status}"
+        );
+    }
+    assert_eq!(
+        launch(&fx, k, 1, Some(&[usize::MAX]), Some(&[2]), None),
+        CL_INVALID_GLOBAL_OFFSET
+    );
+    // And a valid call works.
+    assert_eq!(
+        launch(&fx, k, 1, Some(&[1]), Some(&[64]), Some(&[16])),
+        CL_SUCCESS
+    );
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn reqd_work_group_size_must_be_matched() {
+    // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and ... does not match the
+    // work-group size specified for kernel using the __attribute__((reqd_work_group_size(X,
+    // Y, Z))) qualifier in program source"; "CL_INVALID_WORK_GROUP_SIZE if local_work_size
+    // is NULL and the __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used to
+    // declare the work-group size for kernel in the program source." clEnqueueTask:
+    // "CL_INVALID_WORK_GROUP_SIZE if a work-group size is specified for kernel using the
+    // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier in program source and is not
+    // (1, 1, 1)."
+    let fx = Fixture::new();
+    let program = fx.built(LAUNCH_SOURCE, c"");
+    let k = kernel(program, c"fixed");
+    let buffer = fx.buffer(4 * 64);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[64]), Some(&[8])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[64]), Some(&[2])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 2, None, Some(&[16, 4]), Some(&[4, 2])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[64]), None),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(
+        api().enqueue_task(fx.queue, k, Waits::NONE, None),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    assert_eq!(launch(&fx, k, 1, None, Some(&[64]), Some(&[4])), CL_SUCCESS);
+    assert_eq!(
+        launch(&fx, k, 2, None, Some(&[16, 4]), Some(&[4, 1])),
+        CL_SUCCESS
+    );
+    assert_eq!(array::<i32>(&fx.read(buffer, 4 * 64)), [1; 64]);
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn unset_arguments_are_invalid_kernel_args() {
+    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified"
+    // (clEnqueueNDRangeKernel and clEnqueueTask).
+    let fx = Fixture::new();
+    let program = fx.built(LAUNCH_SOURCE, c"");
+    let k = kernel(program, c"two");
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[4]), None),
+        CL_INVALID_KERNEL_ARGS
+    );
+    let buffer = fx.buffer(16);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[4]), None),
+        CL_INVALID_KERNEL_ARGS
+    );
+    let mut event = null_mut();
+    assert_eq!(
+        api().enqueue_task(fx.queue, k, Waits::NONE, Some(&mut event)),
+        CL_INVALID_KERNEL_ARGS
+    );
+    assert!(event.is_null());
+    assert_eq!(api().set_kernel_arg(k, 1, 9i32), CL_SUCCESS);
+    assert_eq!(launch(&fx, k, 1, None, Some(&[4]), None), CL_SUCCESS);
+    assert_eq!(array::<i32>(&fx.read(buffer, 16)), [9; 4]);
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn a_kernel_of_another_context_is_invalid_context() {
+    // "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the
+    // same" (clEnqueueNDRangeKernel and clEnqueueTask).
+    let fx = Fixture::new();
+    let other = Fixture::new();
+    let program = other.built(LAUNCH_SOURCE, c"");
+    let k = kernel(program, c"two");
+    let buffer = other.buffer(16);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    assert_eq!(api().set_kernel_arg(k, 1, 1i32), CL_SUCCESS);
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[4]), None),
+        CL_INVALID_CONTEXT
+    );
+    assert_eq!(
+        api().enqueue_task(fx.queue, k, Waits::NONE, None),
+        CL_INVALID_CONTEXT
+    );
+    assert_eq!(launch(&other, k, 1, None, Some(&[4]), None), CL_SUCCESS);
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn launch_of_a_non_kernel_is_invalid_kernel() {
+    // clEnqueueNDRangeKernel and clEnqueueTask: "CL_INVALID_KERNEL if kernel is not a valid
+    // kernel object." "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
+    // command-queue."
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    // SAFETY: the context is live.
+    let mut foreign = unsafe { ForeignObject::with_dispatch_of(fx.context) };
+    let global = [64usize, 1, 1];
+    let local = [16usize, 1, 1];
+    for bad in [program, fx.context, foreign.handle(), null_mut()] {
+        let mut event = null_mut();
+        let statuses = [
+            api().enqueue_nd_range_kernel(
+                fx.queue,
+                bad,
+                1,
+                None,
+                Some(&global),
+                Some(&local),
+                Waits::NONE,
+                Some(&mut event),
+            ),
+            api().enqueue_nd_range_kernel(
+                fx.queue,
+                bad,
+                3,
+                None,
+                Some(&global),
+                None,
+                Waits::NONE,
+                None,
+            ),
+            api().enqueue_task(fx.queue, bad, Waits::NONE, Some(&mut event)),
+        ];
+        assert_eq!(statuses, [CL_INVALID_KERNEL; 3]);
+        assert!(
+            event.is_null(),
+            "an event for a command that was not enqueued"
+        );
+    }
+    // A valid kernel on a non-queue.
+    assert_eq!(build(program, 0, None, None), CL_SUCCESS);
+    let k = kernel(program, c"add");
+    assert_eq!(
+        api().enqueue_nd_range_kernel(
+            fx.context,
+            k,
+            1,
+            None,
+            Some(&global),
+            None,
+            Waits::NONE,
+            None
+        ),
+        CL_INVALID_COMMAND_QUEUE
+    );
+    assert_eq!(
+        api().enqueue_task(program, k, Waits::NONE, None),
+        CL_INVALID_COMMAND_QUEUE
+    );
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn a_launch_reports_its_command_type() {
+    // CL_EVENT_COMMAND_TYPE: CL_COMMAND_NDRANGE_KERNEL and CL_COMMAND_TASK; the event
+    // completes with CL_COMPLETE.
+    let fx = Fixture::new();
+    let program = fx.built(LAUNCH_SOURCE, c"");
+    let k = kernel(program, c"two");
+    let buffer = fx.buffer(16);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    assert_eq!(api().set_kernel_arg(k, 1, 5i32), CL_SUCCESS);
+    let mut range = null_mut();
+    let mut task = null_mut();
+    assert_eq!(
+        api().enqueue_nd_range_kernel(
+            fx.queue,
+            k,
+            1,
+            None,
+            Some(&[4]),
+            None,
+            Waits::NONE,
+            Some(&mut range)
+        ),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        api().enqueue_task(fx.queue, k, Waits::NONE, Some(&mut task)),
+        CL_SUCCESS
+    );
+    assert_eq!(api().wait_for_events(&[range, task]), CL_SUCCESS);
+    for (event, command) in [(range, CL_COMMAND_NDRANGE_KERNEL), (task, CL_COMMAND_TASK)] {
+        assert_eq!(
+            api().event_scalar::<cl_command_type>(event, CL_EVENT_COMMAND_TYPE),
+            command
+        );
+        assert_eq!(api().event_status(event), CL_COMPLETE);
+        assert_eq!(api().release_event(event), CL_SUCCESS);
+    }
+    assert_eq!(array::<i32>(&fx.read(buffer, 16)), [5; 4]);
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+// Samplers
+
+#[test]
+fn create_sampler_without_image_support_is_invalid_operation() {
+    // "CL_INVALID_OPERATION if images are not supported by any device associated with context
+    // (i.e. CL_DEVICE_IMAGE_SUPPORT specified in table 4.3 is CL_FALSE)."
+    let fx = Fixture::new();
+    let api = api();
+    let create = entry!(api.clCreateSampler);
+    for (normalized, addressing, filter) in [
+        (CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST),
+        (CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR),
+        (CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR),
+        (CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST),
+        (CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST),
+    ] {
+        let mut status = 0;
+        // SAFETY: plain values and a valid errcode_ret.
+        let sampler = unsafe { create(fx.context, normalized, addressing, filter, &mut status) };
+        assert!(sampler.is_null());
+        assert_eq!(
+            status, CL_INVALID_OPERATION,
+            "{normalized} {addressing:#x} {filter:#x}"
+        );
+    }
+}
+
+#[test]
+fn sampler_calls_with_a_non_sampler_handle_are_invalid_sampler() {
+    // "CL_INVALID_SAMPLER if sampler is not a valid sampler object."
+    let fx = Fixture::new();
+    // SAFETY: the context is live.
+    let mut foreign = unsafe { ForeignObject::with_dispatch_of(fx.context) };
+    let api = api();
+    let retain = entry!(api.clRetainSampler);
+    let release = entry!(api.clReleaseSampler);
+    let info = entry!(api.clGetSamplerInfo);
+    for bad in [fx.context, fx.queue, foreign.handle()] {
+        let mut size = 0usize;
+        // SAFETY: `size` is a valid out-parameter.
+        let statuses = unsafe {
+            [
+                retain(bad),
+                release(bad),
+                info(bad, CL_SAMPLER_CONTEXT, 0, null_mut(), &mut size),
+            ]
+        };
+        assert_eq!(statuses, [CL_INVALID_SAMPLER; 3]);
+    }
+}
+
+// Images
+
+const RGBA8: cl_image_format = cl_image_format {
+    image_channel_order: CL_RGBA,
+    image_channel_data_type: CL_UNORM_INT8,
+};
+
+/// A zeroed image descriptor of `image_type` and the given sizes.
+fn image_desc(image_type: cl_mem_object_type, size: [usize; 3], array: usize) -> cl_image_desc {
+    // SAFETY: `cl_image_desc` is plain data (sizes, counts, a NULL buffer handle), for which
+    // zero is valid.
+    let mut desc: cl_image_desc = unsafe { std::mem::zeroed() };
+    desc.image_type = image_type;
+    desc.image_width = size[0];
+    desc.image_height = size[1];
+    desc.image_depth = size[2];
+    desc.image_array_size = array;
+    desc
+}
+
+#[test]
+fn create_image_without_image_support_is_invalid_operation() {
+    // clCreateImage: "CL_INVALID_OPERATION if there are no devices in context that support
+    // images (i.e. CL_DEVICE_IMAGE_SUPPORT specified in table 4.3 is CL_FALSE)."
+    let fx = Fixture::new();
+    let api = api();
+    let create = entry!(api.clCreateImage);
+    for desc in [
+        image_desc(CL_MEM_OBJECT_IMAGE1D, [16, 0, 0], 0),
+        image_desc(CL_MEM_OBJECT_IMAGE1D_ARRAY, [16, 0, 0], 4),
+        image_desc(CL_MEM_OBJECT_IMAGE2D, [16, 16, 0], 0),
+        image_desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, [16, 16, 0], 4),
+        image_desc(CL_MEM_OBJECT_IMAGE3D, [8, 8, 4], 0),
+    ] {
+        for flags in [0, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY] {
+            let mut status = 0;
+            // SAFETY: valid format and descriptor, no host pointer.
+            let image =
+                unsafe { create(fx.context, flags, &RGBA8, &desc, null_mut(), &mut status) };
+            assert!(image.is_null());
+            assert_eq!(
+                status, CL_INVALID_OPERATION,
+                "type {:#x} flags {flags:#x}",
+                desc.image_type
+            );
+        }
+    }
+}
+
+#[test]
+fn create_image_2d_and_3d_without_image_support_are_invalid_operation() {
+    // The OpenCL 1.1 forms, still in 1.2: "CL_INVALID_OPERATION if there are no devices in
+    // context that support images".
+    let fx = Fixture::new();
+    let api = api();
+    let create_2d = entry!(api.clCreateImage2D);
+    let create_3d = entry!(api.clCreateImage3D);
+    let (mut status_2d, mut status_3d) = (0, 0);
+    // SAFETY: a valid format, sizes, no host pointer, valid errcode_ret.
+    let (image_2d, image_3d) = unsafe {
+        (
+            create_2d(
+                fx.context,
+                CL_MEM_READ_WRITE,
+                &RGBA8,
+                16,
+                16,
+                0,
+                null_mut(),
+                &mut status_2d,
+            ),
+            create_3d(
+                fx.context,
+                CL_MEM_READ_ONLY,
+                &RGBA8,
+                8,
+                8,
+                4,
+                0,
+                0,
+                null_mut(),
+                &mut status_3d,
+            ),
+        )
+    };
+    assert!(image_2d.is_null() && image_3d.is_null());
+    assert_eq!([status_2d, status_3d], [CL_INVALID_OPERATION; 2]);
+}
+
+const IMAGE_TYPES: [cl_mem_object_type; 6] = [
+    CL_MEM_OBJECT_IMAGE1D,
+    CL_MEM_OBJECT_IMAGE1D_ARRAY,
+    CL_MEM_OBJECT_IMAGE1D_BUFFER,
+    CL_MEM_OBJECT_IMAGE2D,
+    CL_MEM_OBJECT_IMAGE2D_ARRAY,
+    CL_MEM_OBJECT_IMAGE3D,
+];
+
+/// `clGetSupportedImageFormats` with room for `capacity` formats (NULL when 0); the status,
+/// the count and the formats buffer.
+fn supported_formats(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    capacity: usize,
+) -> (cl_int, cl_uint, Vec<cl_image_format>) {
+    let api = api();
+    let f = entry!(api.clGetSupportedImageFormats);
+    let filler = cl_image_format {
+        image_channel_order: 0x7777,
+        image_channel_data_type: 0x7777,
+    };
+    let mut formats = vec![filler; capacity];
+    let mut count = 0x5555;
+    let out = if capacity == 0 {
+        null_mut()
+    } else {
+        formats.as_mut_ptr()
+    };
+    // SAFETY: `out` is NULL or holds `capacity` formats; `count` is a valid out-parameter.
+    let status = unsafe {
+        f(
+            context,
+            flags,
+            image_type,
+            capacity as cl_uint,
+            out,
+            &mut count,
+        )
+    };
+    (status, count, formats)
+}
+
+#[test]
+fn supported_image_formats_are_none() {
+    // "clGetSupportedImageFormats returns a union of image formats supported by all devices
+    // in the context": no device supports images, so the list is empty and nothing is
+    // written to image_formats.
+    let fx = Fixture::new();
+    for image_type in IMAGE_TYPES {
+        for flags in [
+            0,
+            CL_MEM_READ_WRITE,
+            CL_MEM_READ_ONLY,
+            CL_MEM_WRITE_ONLY,
+            CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
+        ] {
+            let (status, count, _) = supported_formats(fx.context, flags, image_type, 0);
+            assert_eq!(
+                (status, count),
+                (CL_SUCCESS, 0),
+                "{image_type:#x} {flags:#x}"
+            );
+            let (status, count, formats) = supported_formats(fx.context, flags, image_type, 4);
+            assert_eq!(
+                (status, count),
+                (CL_SUCCESS, 0),
+                "{image_type:#x} {flags:#x}"
+            );
+            let untouched = |f: &cl_image_format| {
+                f.image_channel_order == 0x7777 && f.image_channel_data_type == 0x7777
+            };
+            assert!(formats.iter().all(untouched), "formats were written");
+        }
+    }
+}
+
+#[test]
+fn supported_image_formats_argument_errors_are_invalid_value() {
+    // "CL_INVALID_VALUE if flags or image_type are not valid, or if num_entries is 0 and
+    // image_formats is not NULL."; "CL_INVALID_CONTEXT if context is not a valid context."
+    let fx = Fixture::new();
+    let (status, _, _) = supported_formats(fx.context, 0, CL_MEM_OBJECT_BUFFER, 0);
+    assert_eq!(status, CL_INVALID_VALUE, "a buffer is not an image type");
+    let (status, _, _) = supported_formats(fx.context, 0, 0x7777, 0);
+    assert_eq!(status, CL_INVALID_VALUE, "unknown image type");
+    let (status, _, _) = supported_formats(
+        fx.context,
+        CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+        CL_MEM_OBJECT_IMAGE2D,
+        0,
+    );
+    assert_eq!(status, CL_INVALID_VALUE, "invalid flags");
+    let api = api();
+    let f = entry!(api.clGetSupportedImageFormats);
+    let mut formats = [RGBA8; 2];
+    // SAFETY: `formats` holds two entries; 0 are promised.
+    let status = unsafe {
+        f(
+            fx.context,
+            0,
+            CL_MEM_OBJECT_IMAGE2D,
+            0,
+            formats.as_mut_ptr(),
+            null_mut(),
+        )
+    };
+    assert_eq!(status, CL_INVALID_VALUE, "num_entries 0 with a buffer");
+    let (status, _, _) = supported_formats(fx.queue, 0, CL_MEM_OBJECT_IMAGE2D, 0);
+    assert_eq!(status, CL_INVALID_CONTEXT);
+}
+
+#[test]
+fn image_calls_on_a_buffer_are_invalid_mem_object() {
+    // "CL_INVALID_MEM_OBJECT if image is not a valid image object" (clGetImageInfo,
+    // clEnqueueReadImage, clEnqueueWriteImage, clEnqueueFillImage, clEnqueueMapImage);
+    // "... if src_image and dst_image are not valid image objects" (clEnqueueCopyImage);
+    // "... if src_image is not a valid image object or dst_buffer is not a valid buffer
+    // object" (clEnqueueCopyImageToBuffer), and the mirror rule of
+    // clEnqueueCopyBufferToImage. A buffer is a memory object but not an image.
+    let fx = Fixture::new();
+    let buffer = fx.buffer(4096);
+    let other = fx.buffer(4096);
+    let api = api();
+    let origin = [0usize; 3];
+    let region = [4usize, 4, 1];
+    let mut host = vec![0u8; 4096];
+    let color = [0.5f32; 4];
+    let mut size = 0usize;
+    let (mut row_pitch, mut slice_pitch) = (0usize, 0usize);
+    let mut map_status = 0;
+    let get_info = entry!(api.clGetImageInfo);
+    let read = entry!(api.clEnqueueReadImage);
+    let write = entry!(api.clEnqueueWriteImage);
+    let copy = entry!(api.clEnqueueCopyImage);
+    let fill = entry!(api.clEnqueueFillImage);
+    let to_buffer = entry!(api.clEnqueueCopyImageToBuffer);
+    let from_buffer = entry!(api.clEnqueueCopyBufferToImage);
+    let map = entry!(api.clEnqueueMapImage);
+    // SAFETY: blocking transfers of a 4 x 4 region of 4-byte pixels within `host`; every
+    // out-parameter is valid.
+    let (statuses, mapped) = unsafe {
+        let statuses = [
+            get_info(buffer, CL_IMAGE_WIDTH, 0, null_mut(), &mut size),
+            read(
+                fx.queue,
+                buffer,
+                CL_TRUE,
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                0,
+                host.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            write(
+                fx.queue,
+                buffer,
+                CL_TRUE,
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                0,
+                host.as_ptr().cast(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            copy(
+                fx.queue,
+                buffer,
+                other,
+                origin.as_ptr(),
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            fill(
+                fx.queue,
+                buffer,
+                color.as_ptr().cast(),
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            to_buffer(
+                fx.queue,
+                buffer,
+                other,
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                0,
+                null(),
+                null_mut(),
+            ),
+            from_buffer(
+                fx.queue,
+                other,
+                buffer,
+                0,
+                origin.as_ptr(),
+                region.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            ),
+        ];
+        let mapped = map(
+            fx.queue,
+            buffer,
+            CL_TRUE,
+            CL_MAP_READ,
+            origin.as_ptr(),
+            region.as_ptr(),
+            &mut row_pitch,
+            &mut slice_pitch,
+            0,
+            null(),
+            null_mut(),
+            &mut map_status,
+        );
+        (statuses, mapped)
+    };
+    assert_eq!(statuses, [CL_INVALID_MEM_OBJECT; 7]);
+    assert!(mapped.is_null());
+    assert_eq!(map_status, CL_INVALID_MEM_OBJECT);
+    for mem in [buffer, other] {
+        release_mem(mem);
+    }
+}
+
+// Unloading the compiler
+
+#[test]
+fn unloading_the_platform_compiler_succeeds() {
+    // clUnloadPlatformCompiler: "This function returns CL_SUCCESS if the function is executed
+    // successfully." (and OpenCL 1.1's clUnloadCompiler: "This call currently always returns
+    // CL_SUCCESS.") "If platform specific compiler resources are released, the
+    // implementation can reload them when needed": later builds still work.
+    let api = api();
+    let unload = entry!(api.clUnloadPlatformCompiler);
+    let unload_all = entry!(api.clUnloadCompiler);
+    // SAFETY: a valid platform handle.
+    assert_eq!(unsafe { unload(api.platform()) }, CL_SUCCESS);
+    // SAFETY: no arguments.
+    assert_eq!(unsafe { unload_all() }, CL_SUCCESS);
+    let fx = Fixture::new();
+    assert_eq!(value_with(&fx, c"-D VALUE=5"), 5);
+}
+
+#[test]
+fn unloading_the_compiler_of_a_non_platform_is_invalid_platform() {
+    // "CL_INVALID_PLATFORM if platform is not a valid platform."
+    let api = api();
+    let unload = entry!(api.clUnloadPlatformCompiler);
+    // SAFETY: a live handle of another type.
+    assert_eq!(unsafe { unload(device()) }, CL_INVALID_PLATFORM);
+}

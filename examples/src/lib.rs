@@ -1,0 +1,3 @@
+//! Helpers of the example programs.
+
+pub mod png;

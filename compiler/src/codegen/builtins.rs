@@ -5,7 +5,7 @@
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, AtomicRmwOp, InstBuilder, MemFlagsData, Value, types};
 
-use super::func::{Lanes, Lower, Result, unsupported};
+use super::func::{Lanes, Lower, Result, invariant, unsupported};
 use super::item_context;
 use super::ops::{clif_type, lane_types, mask, uextend_to};
 use crate::frontend::tir::Expr;
@@ -115,7 +115,7 @@ impl Lower<'_, '_> {
             if name == "get_local_id" {
                 return Ok(Some(vec![lid]));
             }
-            let flags = MemFlagsData::trusted();
+            let flags = invariant();
             let group = self.group();
             let gid = self
                 .b
@@ -141,8 +141,13 @@ impl Lower<'_, '_> {
         let two = self.b.ins().iconst(types::I64, 2);
         let index = self.b.ins().umin(d64, two);
         let byte = self.b.ins().imul_imm_s(index, 8);
-        let flags = MemFlagsData::trusted();
+        // The work-group's fields are fixed for the call; the item's local ids are not.
         let read = |this: &mut Self, base: Value, offset: i32| {
+            let flags = if base == this.item {
+                MemFlagsData::trusted()
+            } else {
+                invariant()
+            };
             let addr = this.b.ins().iadd(base, byte);
             this.b.ins().load(types::I64, flags, addr, offset)
         };

@@ -22,6 +22,13 @@ use crate::kernel::{ParamKind, WorkGroup};
 pub(super) type Lanes = Vec<Value>;
 pub(super) type Result<T> = std::result::Result<T, CodegenError>;
 
+/// Flags of loads that read the same value for the whole call (the argument block, the
+/// work-group description, the item context's pointers): read-only and movable, so
+/// Cranelift may hoist them out of the work-item loop.
+pub(super) fn invariant() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
+}
+
 pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T> {
     Err(CodegenError(what.into()))
 }
@@ -445,7 +452,7 @@ impl Lower<'_, '_> {
     /// Stores the incoming parameters (from the signature, or for kernels from the argument
     /// block) into their variables.
     fn parameters(&mut self, incoming: &[Value]) -> Result<()> {
-        let flags = MemFlagsData::trusted();
+        let flags = invariant();
         if self.func.kernel.is_some() {
             let (layout, _) = kernel_layout(self.func);
             let args = self
@@ -513,12 +520,9 @@ impl Lower<'_, '_> {
     }
 
     pub fn group(&mut self) -> Value {
-        self.b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            self.item,
-            item_context::GROUP,
-        )
+        self.b
+            .ins()
+            .load(types::I64, invariant(), self.item, item_context::GROUP)
     }
 
     fn zero(&mut self, t: ir::Type) -> Value {

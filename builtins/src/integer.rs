@@ -6,7 +6,7 @@
 //! - the `extern "C"` functions JIT-compiled kernels call, for the functions the compiler
 //!   does not inline: native Rust arithmetic, widening only to the next type (`i128`/`u128`
 //!   for 64-bit types), so each compiles to a few instructions;
-//! - [`reference`], the definition in exact `i128` arithmetic (sign and `u128` magnitude for
+//! - [`reference()`], the definition in exact `i128` arithmetic (sign and `u128` magnitude for
 //!   64-bit products), for tests and the compiler's constant folder.
 //!
 //! **Symbols** are `clift_<function>_<type>` with Rust type names: `clift_mul_hi_i64`,
@@ -469,7 +469,7 @@ pub struct IntExtern {
     /// The first argument's type.
     pub ty: Scalar,
     pub ptr: *const u8,
-    /// Calls the function on argument values (as [`reference`] takes them), returning the
+    /// Calls the function on argument values (as [`reference()`] takes them), returning the
     /// result's value.
     pub call: fn(&[i128]) -> i128,
 }

@@ -15,5 +15,6 @@ pub mod convert;
 pub mod half;
 pub mod integer;
 pub mod math;
+pub mod printf;
 pub mod signatures;
 pub mod types;

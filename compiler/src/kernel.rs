@@ -38,6 +38,8 @@ pub struct WorkGroup {
     /// Per-work-item frames of kernels with barriers: [`KernelCode::frame_size`] bytes for
     /// each work-item, in linear local-id order (NULL for kernels without barriers).
     pub private_frames: *mut u8,
+    /// The launch's `printf` output (a `clift_builtins::printf::PrintfBuffer`).
+    pub printf_buffer: *const u8,
 }
 
 impl WorkGroup {
@@ -50,6 +52,7 @@ impl WorkGroup {
     pub const OFFSET_GROUP_ID: i32 = 104;
     pub const OFFSET_LOCAL_MEMORY: i32 = 128;
     pub const OFFSET_PRIVATE_FRAMES: i32 = 136;
+    pub const OFFSET_PRINTF_BUFFER: i32 = 144;
 }
 
 /// The machine code of a work-group function.

@@ -11,3 +11,8 @@ pub mod codegen;
 pub mod frontend;
 pub mod jit;
 pub mod kernel;
+
+/// The `printf` output buffer the runtime gives each launch.
+pub mod printf {
+    pub use clift_builtins::printf::PrintfBuffer;
+}

@@ -29,6 +29,7 @@ fn run_1d(kernel: &KernelCode, global: usize, local: usize, args: &[u64], local_
             group_id: [g as u64, 0, 0],
             local_memory: local_memory.as_mut_ptr().cast(),
             private_frames: frames.as_mut_ptr().cast(),
+            printf_buffer: std::ptr::null(),
         };
         // SAFETY: the block holds every parameter the kernel reads; the buffers outlive the call.
         unsafe { (kernel.entry)(block.as_ptr(), &group) };

@@ -265,8 +265,12 @@ impl PreparedLaunch {
             group_id: [0; 3],
             local_memory: std::ptr::null_mut(),
             private_frames: std::ptr::null_mut(),
+            printf_buffer: std::ptr::null(),
         };
         let entry = self.code.entry;
+        // printf output of this launch, printed when every work-group has run.
+        let printf = clift_compiler::printf::PrintfBuffer::new(limits::PRINTF_BUFFER_SIZE);
+        let printf_address = &printf as *const _ as usize;
         // Kernels with barriers keep each work-item's variables in a frame after the local
         // memory proper.
         let frames_offset = self.local_size.next_multiple_of(16);
@@ -284,6 +288,7 @@ impl PreparedLaunch {
             let group = WorkGroup {
                 group_id: g.group_id.map(|v| v as u64),
                 local_memory: local,
+                printf_buffer: printf_address as *const u8,
                 private_frames: if frame_bytes > 0 {
                     local.wrapping_add(frames_offset)
                 } else {
@@ -296,6 +301,14 @@ impl PreparedLaunch {
             // kernel's static locals plus its local arguments, laid out as `prepare` said.
             unsafe { entry(args as *const u8, &group) };
         });
+        // "The output ... is flushed when the kernel completes" (order of calls kept).
+        let text = printf.take();
+        if !text.is_empty() {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            // A closed stdout is the application's choice; the kernel still completed.
+            let _ = out.write_all(&text).and_then(|()| out.flush());
+        }
         Ok(())
     }
 }

@@ -27,7 +27,7 @@
 //! the other:
 //!
 //! - [`convert`], the reference: exact integer arithmetic on the operand's bits
-//!   ([`exact`]). Tests and the compiler's constant folder use it.
+//!   (the private `exact` module). Tests and the compiler's constant folder use it.
 //! - [`native`], the `extern "C"` functions JIT-compiled kernels call by symbol for the
 //!   conversions the compiler does not inline (see [`native`] for which): fast paths built on
 //!   the hardware's correctly rounded operations.

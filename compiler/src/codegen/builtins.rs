@@ -57,6 +57,7 @@ impl Lower<'_, '_> {
             }
             "wait_group_events" | "prefetch" => return Ok(Vec::new()),
             "shuffle" | "shuffle2" => return self.shuffle(&values, args, ret),
+            "printf" => return self.printf(&values, args),
             "select" => return Ok(self.select(&values, &arg_ty(2))),
             "bitselect" => {
                 return Ok((0..values[0].len())
@@ -763,6 +764,68 @@ impl Lower<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(exit);
         Ok(vec![self.b.ins().iconst(types::I64, 0)])
+    }
+
+    /// `printf(format, ...)`: the arguments go to the library as `PrintfArg` records (kind,
+    /// element size, lanes, each lane widened to 64 bits) with the launch's buffer.
+    fn printf(&mut self, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
+        const RECORD: u32 = 144;
+        let count = args.len() - 1;
+        let size = (count.max(1) as u32) * RECORD;
+        let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            size,
+            4,
+        ));
+        let base = self.b.ins().stack_addr(types::I64, slot, 0);
+        let flags = MemFlagsData::trusted();
+        for (i, (arg, lanes)) in args[1..].iter().zip(&values[1..]).enumerate() {
+            let record = (i as u32 * RECORD) as i32;
+            let (kind, elem_size) = match arg.ty.element() {
+                Some(s) if s.is_float() => (if s == Scalar::Double { 3 } else { 2 }, s.size()),
+                Some(s) => (if s.is_signed() { 0 } else { 1 }, s.size()),
+                None => (4, 8),
+            };
+            for (offset, v) in [
+                (0, kind as i64),
+                (4, elem_size as i64),
+                (8, lanes.len() as i64),
+                (12, 0),
+            ] {
+                let c = self.b.ins().iconst(types::I32, v);
+                self.b.ins().store(flags, c, base, record + offset);
+            }
+            for (l, &lane) in lanes.iter().enumerate() {
+                let t = self.b.func.dfg.value_type(lane);
+                let wide = match (kind, t) {
+                    (2, _) => {
+                        let bits = self.b.ins().bitcast(types::I32, MemFlagsData::new(), lane);
+                        self.b.ins().uextend(types::I64, bits)
+                    }
+                    (3, _) => self.b.ins().bitcast(types::I64, MemFlagsData::new(), lane),
+                    (_, t) if t == types::I64 => lane,
+                    (0, _) => self.b.ins().sextend(types::I64, lane),
+                    _ => self.b.ins().uextend(types::I64, lane),
+                };
+                self.b
+                    .ins()
+                    .store(flags, wide, base, record + 16 + 8 * l as i32);
+            }
+        }
+        let group = self.group();
+        let buffer = self.b.ins().load(
+            types::I64,
+            super::func::invariant(),
+            group,
+            WorkGroup::OFFSET_PRINTF_BUFFER,
+        );
+        let count = self.b.ins().iconst(types::I32, count as i64);
+        let result = self.call_symbol(
+            "clift_printf",
+            &[buffer, values[0][0], base, count],
+            types::I32,
+        )?;
+        Ok(vec![result])
     }
 
     /// shuffle / shuffle2: lanes chosen at run time, through a stack copy of the inputs.

@@ -1184,7 +1184,7 @@ impl Lower<'_, '_> {
                 }
             }
             ExprKind::Builtin { name, args } => self.builtin(name, args, &e.ty),
-            ExprKind::StringLiteral(_) => unsupported("string literals outside printf"),
+            ExprKind::StringLiteral(bytes) => Ok(vec![self.string_constant(bytes)?]),
             ExprKind::Comma { lhs, rhs } => {
                 self.expr(lhs)?;
                 self.expr(rhs)
@@ -1371,6 +1371,31 @@ impl Lower<'_, '_> {
                 )
             })
             .collect())
+    }
+
+    /// The address of a string literal's bytes, as read-only data of the module.
+    pub fn string_constant(&mut self, bytes: &[u8]) -> Result<Value> {
+        let id = match self.state.strings.get(bytes) {
+            Some(id) => *id,
+            None => {
+                let name = format!("clift_string{}", self.state.strings.len());
+                let id = self
+                    .state
+                    .module
+                    .declare_data(&name, cranelift_module::Linkage::Local, false, false)
+                    .map_err(|e| CodegenError(e.to_string()))?;
+                let mut data = cranelift_module::DataDescription::new();
+                data.define(bytes.to_vec().into_boxed_slice());
+                self.state
+                    .module
+                    .define_data(id, &data)
+                    .map_err(|e| CodegenError(e.to_string()))?;
+                self.state.strings.insert(bytes.to_vec(), id);
+                id
+            }
+        };
+        let gv = self.state.module.declare_data_in_func(id, self.b.func);
+        Ok(self.b.ins().symbol_value(types::I64, gv))
     }
 
     /// Calls a builtins-library symbol with Cranelift values; returns its one result.

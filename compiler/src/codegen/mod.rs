@@ -96,6 +96,7 @@ fn builtin_symbols() -> HashMap<&'static str, *const u8> {
         clift_builtins::convert::symbols(),
         clift_builtins::integer::symbols(),
         clift_builtins::half::symbols(),
+        clift_builtins::printf::symbols(),
     ] {
         map.extend(list);
     }
@@ -113,6 +114,8 @@ pub(crate) struct ModuleState {
     pub symbols: HashMap<&'static str, *const u8>,
     /// Program-scope `__constant` data objects.
     pub globals: Vec<cranelift_module::DataId>,
+    /// String literals (printf formats and `%s` arguments), shared by content.
+    pub strings: HashMap<Vec<u8>, cranelift_module::DataId>,
 }
 
 /// Compiles every kernel of `program`.
@@ -131,6 +134,7 @@ pub fn compile(
         imports: HashMap::new(),
         symbols,
         globals: Vec::new(),
+        strings: HashMap::new(),
     };
     check_supported(program)?;
     declare_globals(&mut state, program)?;
@@ -218,7 +222,7 @@ fn check_supported(program: &tir::Program) -> Result<(), CodegenError> {
         let mut problem = None;
         func::visit_builtins(body, &mut |name| {
             let barrier_outside_kernel = name == "barrier" && f.kernel.is_none();
-            if problem.is_none() && (name == "printf" || barrier_outside_kernel) {
+            if problem.is_none() && barrier_outside_kernel {
                 problem = Some(name.to_string());
             }
         });

@@ -54,9 +54,14 @@ pub fn pocl_library() -> Result<PathBuf, String> {
     // SAFETY: set once, before the loader is loaded, while no other thread of this program
     // reads the environment. PoCL's kernel cache is turned off so that its build times are
     // builds, not cache lookups (clift has no cache).
+    // With CLIFT_MAX_COMPUTE_UNITS, PoCL gets the same number of threads, so that a scaling
+    // run compares equals.
     unsafe {
         std::env::set_var("OCL_ICD_VENDORS", &vendors);
         std::env::set_var("POCL_KERNEL_CACHE", "0");
+        if let Ok(n) = std::env::var("CLIFT_MAX_COMPUTE_UNITS") {
+            std::env::set_var("POCL_MAX_PTHREAD_COUNT", n);
+        }
     }
     Ok(PathBuf::from("libOpenCL.so.1"))
 }

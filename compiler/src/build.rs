@@ -22,6 +22,8 @@ pub struct BuildOptions {
 pub struct Built {
     pub kernels: Vec<Arc<KernelCode>>,
     pub log: String,
+    /// The program after preprocessing, as text (what a program binary holds).
+    pub preprocessed: String,
 }
 
 /// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
@@ -43,6 +45,7 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
         Ok(kernels) => Ok(Built {
             kernels: kernels.into_iter().map(Arc::new).collect(),
             log,
+            preprocessed: render(&tokens),
         }),
         Err(e) => Err(format!("{log}{name}: error: {e}\n")),
     }

@@ -27,6 +27,8 @@ use std::ptr::{null, null_mut};
 use std::sync::OnceLock;
 
 use libloading::Library;
+
+pub mod kernel_fixture;
 use opencl_sys::cl_function_types::*;
 pub use opencl_sys::*;
 
@@ -2026,6 +2028,66 @@ impl Api {
         created(unsafe {
             self.create_program_with_source_raw(context, count, strings.as_ptr(), lengths.as_ptr())
         })
+    }
+
+    /// `clCreateProgramWithBinary` with one binary per device: the program (or the error)
+    /// and each device's `binary_status`.
+    pub fn create_program_with_binary(
+        &self,
+        context: cl_context,
+        devices: &[cl_device_id],
+        binaries: &[&[u8]],
+    ) -> (Result<cl_program, cl_int>, Vec<cl_int>) {
+        assert_eq!(devices.len(), binaries.len(), "one binary per device");
+        let f = entry!(self.clCreateProgramWithBinary);
+        let lengths: Vec<usize> = binaries.iter().map(|b| b.len()).collect();
+        let mut pointers: Vec<*const u8> = binaries.iter().map(|b| b.as_ptr()).collect();
+        let mut statuses = vec![1; devices.len()];
+        let mut status = CL_SUCCESS;
+        let count = cl_uint::try_from(devices.len()).expect("device count");
+        // SAFETY: every list holds `count` entries and each binary is valid for its length;
+        // `statuses` has room for `count` answers and `status` is a valid errcode_ret.
+        let program = unsafe {
+            f(
+                context,
+                count,
+                devices.as_ptr(),
+                lengths.as_ptr(),
+                pointers.as_mut_ptr(),
+                statuses.as_mut_ptr(),
+                &mut status,
+            )
+        };
+        (created((program, status)), statuses)
+    }
+
+    /// `CL_PROGRAM_BINARIES` of a program: one byte vector per device, sized by
+    /// `CL_PROGRAM_BINARY_SIZES`.
+    pub fn program_binaries(&self, program: cl_program) -> Result<Vec<Vec<u8>>, cl_int> {
+        let sizes_bytes = self.program_info(program, CL_PROGRAM_BINARY_SIZES)?;
+        let sizes: Vec<usize> = sizes_bytes
+            .chunks_exact(size_of::<usize>())
+            .map(|c| usize::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        let mut binaries: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0u8; n]).collect();
+        let mut pointers: Vec<*mut u8> = binaries.iter_mut().map(|b| b.as_mut_ptr()).collect();
+        let f = entry!(self.clGetProgramInfo);
+        // SAFETY: `pointers` holds one pointer per device, each to a buffer of that device's
+        // binary size; the size passed is the array's.
+        let status = unsafe {
+            f(
+                program,
+                CL_PROGRAM_BINARIES,
+                size_of_val(pointers.as_slice()),
+                pointers.as_mut_ptr().cast(),
+                std::ptr::null_mut(),
+            )
+        };
+        if status == CL_SUCCESS {
+            Ok(binaries)
+        } else {
+            Err(status)
+        }
     }
 
     /// `clRetainProgram`.

@@ -1152,6 +1152,121 @@ fn a_library_links_into_an_executable() {
     }
 }
 
+// Program binaries
+
+/// `CL_PROGRAM_BINARIES` of `program` for the one device; panics unless there is one.
+fn the_binary(program: cl_program) -> Vec<u8> {
+    let binaries = api()
+        .program_binaries(program)
+        .expect("CL_PROGRAM_BINARIES");
+    assert_eq!(binaries.len(), 1, "one binary per device");
+    binaries.into_iter().next().unwrap()
+}
+
+#[test]
+fn an_executable_binary_round_trips_and_rebuilds() {
+    // CL_PROGRAM_BINARY_SIZES / CL_PROGRAM_BINARIES: "the program binaries for all devices
+    // associated with program ... an executable binary, compiled binary or library binary".
+    // clCreateProgramWithBinary loads it; "CL_PROGRAM_BINARY_TYPE_EXECUTABLE - An executable
+    // program binary is associated with device"; kernels need a clBuildProgram first. The
+    // binary keeps what the build options did: the -D value is part of the code, and
+    // -cl-kernel-arg-info still gives argument names.
+    let fx = Fixture::new();
+    let source = "float scale(float x) { return x * FACTOR + 0.25f; }\n\
+                  kernel void twice(global float *p) { p[0] = 2.0f * p[0]; }\n\
+                  kernel void apply(global float *p) { size_t i = get_global_id(0); p[i] = scale(p[i]); }\n";
+    let built = fx.built(source, c"-D FACTOR=3.0f -cl-kernel-arg-info");
+    let binary = the_binary(built);
+    assert_eq!(
+        &binary[..8],
+        b"CLIFTBIN",
+        "clift's binary format (program_binary.rs)"
+    );
+    let (program, statuses) = api().create_program_with_binary(fx.context, &[device()], &[&binary]);
+    let program = program.expect("clCreateProgramWithBinary");
+    assert_eq!(statuses, [CL_SUCCESS]);
+    assert_eq!(binary_type(program), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    assert_eq!(build_status(program), CL_BUILD_NONE);
+    let (k, status) = api().create_kernel_raw(program, Some(c"apply"));
+    assert_eq!((k, status), (null_mut(), CL_INVALID_PROGRAM_EXECUTABLE));
+    // No source: "a null string or the appropriate program source code is returned".
+    assert_eq!(program_info(program, CL_PROGRAM_SOURCE).unwrap(), [0]);
+    assert_eq!(
+        api().build_program(program, c""),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
+    );
+    assert_eq!(
+        string(&program_info(program, CL_PROGRAM_KERNEL_NAMES).unwrap()),
+        "twice;apply"
+    );
+    assert_eq!(apply_four(&fx, program), [3.25, 6.25, -1.25, 30.25]);
+    let k = kernel(program, c"apply");
+    assert_eq!(
+        string(&api().kernel_arg_info(k, 0, CL_KERNEL_ARG_NAME).unwrap()),
+        "p"
+    );
+    release_kernel(k);
+    // The rebuilt program's binary is the same bytes.
+    assert_eq!(the_binary(program), binary);
+    for p in [program, built] {
+        release_program(p);
+    }
+}
+
+#[test]
+fn a_compiled_object_binary_links_like_the_object() {
+    // A compiled binary (CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) loaded with
+    // clCreateProgramWithBinary is an input of clLinkProgram like the program it came from;
+    // it needs no embedded headers any more.
+    let fx = Fixture::new();
+    let function = compiled_function(&fx);
+    let binary = the_binary(function);
+    let (loaded, statuses) = api().create_program_with_binary(fx.context, &[device()], &[&binary]);
+    let loaded = loaded.expect("clCreateProgramWithBinary");
+    assert_eq!(statuses, [CL_SUCCESS]);
+    assert_eq!(binary_type(loaded), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    let kernels = fx.program(KERNEL_SOURCE);
+    assert_eq!(api().compile_program(kernels, c"", &[]), CL_SUCCESS);
+    let linked = api()
+        .link_program(fx.context, c"", &[loaded, kernels])
+        .unwrap_or_else(|e| panic!("clLinkProgram failed: {e}"));
+    assert_eq!(apply_four(&fx, linked), [3.25, 6.25, -1.25, 30.25]);
+    // A program that has no binary for its device reports size 0.
+    let unbuilt = fx.program(KERNEL_SOURCE);
+    assert_eq!(the_binary(unbuilt), Vec::<u8>::new());
+    for p in [unbuilt, linked, kernels, loaded, function] {
+        release_program(p);
+    }
+}
+
+#[test]
+fn bad_binaries_are_invalid_binary_with_a_status_per_device() {
+    // "CL_INVALID_BINARY if an invalid program binary was encountered for any device.
+    // binary_status will return specific status for each device"; "CL_INVALID_VALUE if ...
+    // any entry in lengths[i] is zero".
+    let fx = Fixture::new();
+    let built = fx.built("kernel void k(global int *a) { a[0] = 1; }\n", c"");
+    let good = the_binary(built);
+    let mut flipped = good.clone();
+    let last_text_byte = good.len() - 9;
+    flipped[last_text_byte] ^= 0x20;
+    let mut truncated = good.clone();
+    truncated.pop();
+    let other_format = b"\x7fELF\x02\x01\x01\0 not a clift binary".to_vec();
+    for bad in [flipped, truncated, other_format] {
+        let (program, statuses) =
+            api().create_program_with_binary(fx.context, &[device()], &[&bad]);
+        assert_eq!(program, Err(CL_INVALID_BINARY));
+        assert_eq!(statuses, [CL_INVALID_BINARY]);
+    }
+    let (program, statuses) = api().create_program_with_binary(fx.context, &[device()], &[&[]]);
+    assert_eq!(program, Err(CL_INVALID_VALUE));
+    assert_eq!(statuses, [CL_INVALID_VALUE]);
+    release_program(built);
+}
+
 #[test]
 fn link_of_an_uncompiled_program_is_invalid_operation() {
     // "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or

@@ -14,6 +14,7 @@ pub mod memory;
 pub mod object;
 pub mod platform;
 pub mod program;
+pub mod program_binary;
 pub mod queue;
 pub mod sampler;
 pub mod scheduler;

@@ -1,13 +1,9 @@
 //! Programs: source text, the devices it is for, and what each build did (section 5.6).
 //!
-//! The OpenCL C compiler has not landed yet: the device reports
-//! `CL_DEVICE_COMPILER_AVAILABLE` = `CL_DEVICE_LINKER_AVAILABLE` = `CL_FALSE`, so a build or a
-//! compile ends with `CL_COMPILER_NOT_AVAILABLE` and a link with `CL_LINKER_NOT_AVAILABLE`,
-//! after the options were checked, as the spec describes for such a device. Programs are still
-//! real objects: the application can create them, query their source and devices, and read
-//! back what the last build recorded. What cannot exist yet is an executable; [`Executable`]
-//! has no values, so the code that needs one (kernels, `CL_PROGRAM_KERNEL_NAMES`) is proven
-//! unreachable by the type checker instead of answering with made-up data.
+//! A build runs clift's OpenCL C compiler (`clift_compiler::build`) on the source and keeps
+//! the resulting [`Executable`] (its JIT-compiled kernels) per device; `clCompileProgram`
+//! keeps the preprocessed text as an object, and `clLinkProgram` builds from the objects'
+//! texts. A failed build records `CL_BUILD_ERROR` and the compiler's log.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -21,11 +17,16 @@ use crate::context::Context;
 use crate::device::Device;
 use crate::error::{ClResult, fail};
 use crate::object::{ClObject, Header, ObjectKind};
+use crate::program_binary::{BinaryKind, ProgramBinary};
 
 /// A successfully built program executable: its kernels, compiled.
 #[derive(Debug)]
 pub struct Executable {
     pub kernels: Vec<Arc<clift_compiler::kernel::KernelCode>>,
+    /// The program after preprocessing and the options that act on it: what its binary
+    /// holds (`CL_PROGRAM_BINARIES`).
+    pub preprocessed: Arc<str>,
+    pub options: Vec<u8>,
 }
 
 impl Executable {
@@ -130,6 +131,9 @@ pub struct Program {
     executables: Mutex<Vec<Option<Arc<Executable>>>>,
     /// The compiled object (or library) of the last `clCompileProgram`, per device.
     objects: Mutex<Vec<Option<Object>>>,
+    /// The binaries of `clCreateProgramWithBinary`, one per device (empty for programs from
+    /// source).
+    loaded: Vec<ProgramBinary>,
     /// Kernel objects made from this program and still alive: "CL_INVALID_OPERATION if there
     /// are kernel objects attached to program" forbids rebuilding under them.
     pub(crate) attached_kernels: std::sync::atomic::AtomicUsize,
@@ -159,6 +163,39 @@ impl Program {
             builds,
             executables,
             objects,
+            loaded: Vec::new(),
+            attached_kernels: std::sync::atomic::AtomicUsize::new(0),
+        })
+    }
+
+    /// `clCreateProgramWithBinary` with one decoded binary per device. Compiled objects and
+    /// libraries can be linked at once; an executable's binary is built by `clBuildProgram`
+    /// (as the spec requires before kernels can be created).
+    pub fn with_binaries(
+        context: Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        binaries: Vec<ProgramBinary>,
+    ) -> Arc<Program> {
+        assert_eq!(devices.len(), binaries.len(), "one binary per device");
+        let objects = binaries
+            .iter()
+            .map(|b| match b.kind {
+                BinaryKind::Executable => None,
+                kind => Some(Object {
+                    text: b.text.as_str().into(),
+                    library: kind == BinaryKind::Library,
+                }),
+            })
+            .collect();
+        Arc::new(Program {
+            header: Header::new(ObjectKind::Program),
+            context,
+            builds: Mutex::new(vec![BuildRecord::default(); devices.len()]),
+            executables: Mutex::new(vec![None; devices.len()]),
+            objects: Mutex::new(objects),
+            devices,
+            source: Vec::new(),
+            loaded: binaries,
             attached_kernels: std::sync::atomic::AtomicUsize::new(0),
         })
     }
@@ -172,11 +209,8 @@ impl Program {
         &self.devices
     }
 
-    /// The source text, without a terminating NUL.
-    ///
-    /// Every program clift can create comes from `clCreateProgramWithSource`: binaries do
-    /// not load (there is no clift binary format yet), there are no built-in kernels, and a
-    /// link cannot run, so every program has its source.
+    /// The source text, without a terminating NUL: empty for a program from binaries ("a
+    /// null string or the appropriate program source code is returned").
     pub fn source(&self) -> &[u8] {
         &self.source
     }
@@ -216,34 +250,89 @@ impl Program {
     /// A failed build records `CL_BUILD_ERROR` and its log and answers
     /// `CL_BUILD_PROGRAM_FAILURE`.
     pub fn build(&self, devices: &[usize], options: &[u8]) -> ClResult<()> {
-        let parsed = CompileOptions::parse(options).or(fail(CL_INVALID_BUILD_OPTIONS))?;
-        let source = String::from_utf8_lossy(&self.source).into_owned();
-        let result = clift_compiler::build::build("<source>", &source, &build_options(&parsed));
-        let mut builds = self.builds.lock();
-        let mut executables = self.executables.lock();
-        let (status, log, executable) = match result {
-            Ok(built) => (
-                CL_BUILD_SUCCESS,
-                built.log,
-                Some(Arc::new(Executable {
-                    kernels: built.kernels,
-                })),
-            ),
-            Err(log) => (CL_BUILD_ERROR, log, None),
-        };
+        CompileOptions::parse(options).or(fail(CL_INVALID_BUILD_OPTIONS))?;
+        // A program from source builds one text for all its devices; a program from
+        // binaries builds each device's binary (devices with equal binaries share a build).
+        let mut outcomes: Vec<(String, Vec<u8>, BuildOutcome)> = Vec::new();
+        let mut all_built = true;
         for &index in devices {
-            builds[index] = BuildRecord {
+            let (text, effective) = self.build_input(index, options);
+            let at = match outcomes
+                .iter()
+                .position(|(t, o, _)| *t == text && *o == effective)
+            {
+                Some(at) => at,
+                None => {
+                    let outcome = build_text(&text, &effective);
+                    outcomes.push((text, effective, outcome));
+                    outcomes.len() - 1
+                }
+            };
+            let (status, log, executable) = outcomes[at].2.clone();
+            all_built &= status == CL_BUILD_SUCCESS;
+            self.builds.lock()[index] = BuildRecord {
                 status,
                 options: options.to_vec(),
-                log: log.clone(),
+                log,
             };
-            executables[index] = executable.clone();
+            self.executables.lock()[index] = executable;
         }
-        if status == CL_BUILD_SUCCESS {
+        if all_built {
             Ok(())
         } else {
             fail(CL_BUILD_PROGRAM_FAILURE)
         }
+    }
+
+    /// The text and options a build for the device at `index` compiles: the source, or
+    /// the device's binary (an executable's own options first, then the build's).
+    fn build_input(&self, index: usize, options: &[u8]) -> (String, Vec<u8>) {
+        match self.loaded.get(index) {
+            None => (
+                String::from_utf8_lossy(&self.source).into_owned(),
+                options.to_vec(),
+            ),
+            Some(binary) => {
+                let mut effective = binary.options.clone();
+                effective.push(b' ');
+                effective.extend_from_slice(options);
+                (binary.text.clone(), effective)
+            }
+        }
+    }
+
+    /// `CL_PROGRAM_BINARIES`: per device, the binary of its executable, else of its compiled
+    /// object or library, else of what was loaded; empty where there is none ("If a specific
+    /// device does not have a binary, a size of zero is returned").
+    pub fn binaries(&self) -> Vec<Vec<u8>> {
+        let executables = self.executables.lock();
+        let objects = self.objects.lock();
+        (0..self.devices.len())
+            .map(|i| {
+                let binary = if let Some(e) = &executables[i] {
+                    ProgramBinary {
+                        kind: BinaryKind::Executable,
+                        options: e.options.clone(),
+                        text: e.preprocessed.to_string(),
+                    }
+                } else if let Some(o) = &objects[i] {
+                    ProgramBinary {
+                        kind: if o.library {
+                            BinaryKind::Library
+                        } else {
+                            BinaryKind::CompiledObject
+                        },
+                        options: Vec::new(),
+                        text: o.text.to_string(),
+                    }
+                } else if let Some(b) = self.loaded.get(i) {
+                    b.clone()
+                } else {
+                    return Vec::new();
+                };
+                binary.encode()
+            })
+            .collect()
     }
 
     /// `clCompileProgram`: checks the source with `options` and the embedded `headers`
@@ -307,9 +396,41 @@ impl Program {
             match &self.objects.lock()[index] {
                 Some(o) if o.library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
                 Some(_) => CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                // A loaded executable binary, not built yet.
+                None if self.loaded.get(index).is_some() => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                 None => CL_PROGRAM_BINARY_TYPE_NONE,
             }
         }
+    }
+}
+
+/// What one build produced: status, log and (when it succeeded) the executable.
+type BuildOutcome = (cl_build_status, String, Option<Arc<Executable>>);
+
+/// Builds `text` with `options`.
+fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
+    let parsed = match CompileOptions::parse(options) {
+        Ok(parsed) => parsed,
+        // Only a binary's stored options can get here (the build's own were checked).
+        Err(InvalidOption(option)) => {
+            return (
+                CL_BUILD_ERROR,
+                format!("<binary>: error: invalid build option '{option}'\n"),
+                None,
+            );
+        }
+    };
+    match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
+        Ok(built) => (
+            CL_BUILD_SUCCESS,
+            built.log,
+            Some(Arc::new(Executable {
+                kernels: built.kernels,
+                preprocessed: built.preprocessed.into(),
+                options: parsed.after_preprocessing(),
+            })),
+        ),
+        Err(log) => (CL_BUILD_ERROR, log, None),
     }
 }
 
@@ -370,21 +491,7 @@ pub fn link(
         return Ok(program);
     }
     // The link options are the math options of a build.
-    let mut build_flags = Vec::new();
-    for (on, flag) in [
-        (parsed.math.fast_relaxed_math, "-cl-fast-relaxed-math "),
-        (parsed.math.finite_math_only, "-cl-finite-math-only "),
-        (
-            parsed.math.unsafe_math_optimizations,
-            "-cl-unsafe-math-optimizations ",
-        ),
-        (parsed.math.no_signed_zeros, "-cl-no-signed-zeros "),
-        (parsed.math.denorms_are_zero, "-cl-denorms-are-zero "),
-    ] {
-        if on {
-            build_flags.extend_from_slice(flag.as_bytes());
-        }
-    }
+    let build_flags = parsed.math.flags().into_bytes();
     let built = program.build(&indices, &build_flags);
     // The record shows the options the application gave clLinkProgram.
     for &i in &indices {
@@ -437,6 +544,24 @@ impl MathOptions {
         };
         *flag = true;
         true
+    }
+
+    /// The options that set these flags, each followed by a space.
+    fn flags(&self) -> String {
+        [
+            (self.fast_relaxed_math, "-cl-fast-relaxed-math "),
+            (self.finite_math_only, "-cl-finite-math-only "),
+            (
+                self.unsafe_math_optimizations,
+                "-cl-unsafe-math-optimizations ",
+            ),
+            (self.no_signed_zeros, "-cl-no-signed-zeros "),
+            (self.denorms_are_zero, "-cl-denorms-are-zero "),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, flag)| *flag)
+        .collect()
     }
 }
 
@@ -500,6 +625,33 @@ impl CompileOptions {
             }
         }
         Ok(parsed)
+    }
+
+    /// The options that still act on preprocessed text (everything but `-D`, `-I`, `-w`
+    /// and `-Werror`), as an options string: what an executable's binary keeps, since its
+    /// text is already preprocessed.
+    pub fn after_preprocessing(&self) -> Vec<u8> {
+        let mut flags = self.math.flags();
+        for (on, flag) in [
+            (
+                self.single_precision_constant,
+                "-cl-single-precision-constant ",
+            ),
+            (
+                self.fp32_correctly_rounded_divide_sqrt,
+                "-cl-fp32-correctly-rounded-divide-sqrt ",
+            ),
+            (self.opt_disable, "-cl-opt-disable "),
+            (self.mad_enable, "-cl-mad-enable "),
+            (self.kernel_arg_info, "-cl-kernel-arg-info "),
+            (self.cl_std == Some(ClStd::Cl11), "-cl-std=CL1.1 "),
+            (self.cl_std == Some(ClStd::Cl12), "-cl-std=CL1.2 "),
+        ] {
+            if on {
+                flags.push_str(flag);
+            }
+        }
+        flags.trim_end().as_bytes().to_vec()
     }
 }
 

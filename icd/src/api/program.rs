@@ -1,10 +1,9 @@
 //! Program entry points (section 5.6).
 //!
-//! Programs are real objects with their source, devices and build records. The OpenCL C
-//! compiler has not landed yet and the device says so (`CL_DEVICE_COMPILER_AVAILABLE` and
-//! `CL_DEVICE_LINKER_AVAILABLE` are `CL_FALSE`), so every build, compile and link checks its
-//! arguments as the spec lists them and then ends with `CL_COMPILER_NOT_AVAILABLE` or
-//! `CL_LINKER_NOT_AVAILABLE`.
+//! Programs are real objects with their source, devices and build records: each entry point
+//! checks its arguments as the spec lists them, then `clift_runtime::program` builds,
+//! compiles or links with clift's OpenCL C compiler. Programs from binaries are refused with
+//! `CL_INVALID_BINARY` (clift has no binary format yet; docs/CONFORMANCE.md).
 
 use std::ffi::{CStr, c_char, c_uchar, c_void};
 use std::sync::Arc;
@@ -14,6 +13,7 @@ use clift_runtime::device::Device;
 use clift_runtime::object::ClObject;
 use clift_runtime::platform::Platform;
 use clift_runtime::program::{self, CompileOptions, LinkOptions, Program};
+use clift_runtime::program_binary::ProgramBinary;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
@@ -221,25 +221,33 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
             }
             // SAFETY: `device_list` holds `num_devices` handles, as the spec requires.
             let devices = unsafe { context_devices(&context, num_devices, device_list) }?;
-            let statuses: Vec<cl_int> = (0..devices.len())
+            let decoded: Vec<Result<ProgramBinary, cl_int>> = (0..devices.len())
                 .map(|i| {
                     if lengths.is_null() || binaries.is_null() {
-                        return CL_INVALID_VALUE;
+                        return Err(CL_INVALID_VALUE);
                     }
                     // SAFETY: non-NULL `lengths` and `binaries` hold `num_devices` entries.
                     let (length, binary) =
                         unsafe { (lengths.add(i).read(), binaries.add(i).read()) };
                     // "CL_INVALID_VALUE if lengths[i] is zero or if binaries[i] is a NULL
-                    // value"; "CL_INVALID_BINARY if program binary is not a valid binary for
-                    // the specified device". clift has no program binary format yet (it has
-                    // never produced a binary: CL_PROGRAM_BINARY_SIZES are all 0), so no bytes
-                    // are a valid binary for its devices.
+                    // value".
                     if length == 0 || binary.is_null() {
-                        CL_INVALID_VALUE
-                    } else {
-                        CL_INVALID_BINARY
+                        return Err(CL_INVALID_VALUE);
                     }
+                    // SAFETY: "binaries[i] ... the program binary ... of lengths[i] bytes".
+                    let bytes = unsafe { std::slice::from_raw_parts(binary, length) };
+                    // "CL_INVALID_BINARY if program binary is not a valid binary for the
+                    // specified device": clift's format (program_binary.rs), whose options
+                    // must be ones clift accepts.
+                    ProgramBinary::decode(bytes)
+                        .ok()
+                        .filter(|b| CompileOptions::parse(&b.options).is_ok())
+                        .ok_or(CL_INVALID_BINARY)
                 })
+                .collect();
+            let statuses: Vec<cl_int> = decoded
+                .iter()
+                .map(|d| d.as_ref().err().copied().unwrap_or(CL_SUCCESS))
                 .collect();
             if !binary_status.is_null() {
                 // SAFETY: "binary_status ... an array of num_devices entries" when not NULL.
@@ -253,9 +261,14 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                 return fail(CL_INVALID_VALUE);
             }
             // "CL_INVALID_BINARY if an invalid program binary was encountered for any device.
-            // binary_status will return specific status for each device." Every entry is
-            // CL_INVALID_BINARY at this point.
-            fail(CL_INVALID_BINARY)
+            // binary_status will return specific status for each device."
+            let binaries = decoded
+                .into_iter()
+                .collect::<Result<Vec<_>, cl_int>>()
+                .or_else(fail)?;
+            Ok(handle::new_handle(Program::with_binaries(
+                context, devices, binaries,
+            )))
         },
     )
 }
@@ -319,10 +332,11 @@ pub unsafe extern "C" fn clBuildProgram(
         // SAFETY: `device_list` holds `num_devices` handles, as the spec requires.
         let devices = unsafe { program_devices(object, num_devices, device_list) }?;
         // "CL_INVALID_BINARY if program is created with clCreateProgramWithBinary and devices
-        // listed in device_list do not have a valid program binary loaded" and
-        // "CL_INVALID_OPERATION if program was not created with clCreateProgramWithSource or
-        // clCreateProgramWithBinary": every clift program is created from source
-        // (`Program::source`).
+        // listed in device_list do not have a valid program binary loaded" cannot happen: a
+        // program from binaries has a valid one for each of its devices (creation checks
+        // them), and "CL_INVALID_OPERATION if program was not created with
+        // clCreateProgramWithSource or clCreateProgramWithBinary" neither (there are no
+        // built-in kernels).
         // SAFETY: `options` is NULL or a NUL-terminated string, as the spec requires.
         let options = unsafe { option_bytes(options) };
         // "CL_INVALID_BUILD_OPTIONS if the build options specified by options are invalid."
@@ -494,9 +508,11 @@ fn program_info(program: &Program, param: cl_program_info) -> ClResult<InfoValue
         // clCreateProgramWithSource with a null terminator."
         CL_PROGRAM_SOURCE => byte_string(program.source()),
         // "Could be an executable binary, compiled binary or library binary ... If a specific
-        // device does not have a binary, a size of zero is returned": no device has one
-        // (builds cannot succeed and binaries do not load).
-        CL_PROGRAM_BINARY_SIZES => V::slice(&vec![0usize; devices.len()]),
+        // device does not have a binary, a size of zero is returned."
+        CL_PROGRAM_BINARY_SIZES => {
+            let sizes: Vec<usize> = program.binaries().iter().map(Vec::len).collect();
+            V::slice(&sizes)
+        }
         // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS or
         // CL_PROGRAM_KERNEL_NAMES and a successful program executable has not been built for
         // at least one device in the list of devices associated with program."
@@ -509,10 +525,12 @@ fn program_info(program: &Program, param: cl_program_info) -> ClResult<InfoValue
 
 /// `CL_PROGRAM_BINARIES`: `param_value` is the application's array of one pointer per device,
 /// each to a buffer of that device's `CL_PROGRAM_BINARY_SIZES` bytes. The binaries are copied
-/// into those buffers, never over the array. Every size is 0, so nothing is written.
+/// into those buffers, never over the array; a NULL entry skips its device.
 ///
 /// # Safety
-/// `size_ret` must be NULL or valid for a write.
+/// `size_ret` must be NULL or valid for a write; `out`, when not NULL, must hold
+/// `size / size_of::<*mut u8>()` pointers, each NULL or to as many writable bytes as its
+/// device's `CL_PROGRAM_BINARY_SIZES` entry.
 unsafe fn program_binaries(
     program: &Program,
     size: usize,
@@ -528,6 +546,17 @@ unsafe fn program_binaries(
     if !size_ret.is_null() {
         // SAFETY: the caller's contract.
         unsafe { size_ret.write(needed) };
+    }
+    if !out.is_null() {
+        let targets = out.cast::<*mut c_uchar>();
+        for (i, binary) in program.binaries().iter().enumerate() {
+            // SAFETY: `out` holds one pointer per device (size checked above).
+            let target = unsafe { targets.add(i).read() };
+            if !target.is_null() && !binary.is_empty() {
+                // SAFETY: the application's buffer of CL_PROGRAM_BINARY_SIZES[i] bytes.
+                unsafe { std::ptr::copy_nonoverlapping(binary.as_ptr(), target, binary.len()) };
+            }
+        }
     }
     Ok(())
 }

@@ -2,13 +2,15 @@
 //!
 //! They are the hot functions of real kernels, and libm's single-precision versions of them
 //! are 1.5× to 9× slower than the host's (glibc's) on x86-64. Every kernel works in `double`
-//! with an error far below a `float` ulp (2^-34 relative or better), so the final rounding to
+//! with an error far below a `float` ulp (2^-33 relative or better), so the final rounding to
 //! `float` dominates: the results are within 0.5 + 2^-8 ulp, a long way inside the 3-ulp (exp,
-//! log) / 4-ulp (sin, cos) / 16-ulp (pow) bounds of table 7.1.
+//! log) / 4-ulp (sin, cos) / 5-ulp (tan) / 16-ulp (pow) bounds of table 7.1. (Trigonometric
+//! arguments beyond 2^28·pi/2 go to libm's `float` functions and their Payne-Hanek reduction:
+//! within 1 ulp.)
 //!
 //! The tables are computed at compile time by `const fn`s (Taylor series in `double`), so
-//! there are no magic numbers to trust: 2^(j/64) and ln(c) are accurate to a few `double`
-//! ulps, some 2^-48, which is all the `float` results need.
+//! there are no magic numbers to trust: 2^(j/64) and log2(c) are accurate to a few `double`
+//! ulps, some 2^-50, which is all the `float` results need.
 
 /// `2^52 · 1.5`: adding it to a `double` of magnitude below 2^51 rounds that value to an
 /// integer (in the default round-to-nearest mode) and leaves the integer in the low mantissa

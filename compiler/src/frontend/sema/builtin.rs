@@ -10,7 +10,7 @@ use clift_builtins::types::{BType, Space};
 
 use super::super::ast;
 use super::super::source::Span;
-use super::super::tir::{ConvertKind, Expr, ExprKind, Rounding};
+use super::super::tir::{Constant, ConvertKind, Expr, ExprKind, Rounding};
 use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
 use super::Analyzer;
 
@@ -95,6 +95,26 @@ impl Analyzer<'_> {
         match &**name {
             "shuffle" | "shuffle2" => return self.shuffle(name, values, span),
             "printf" => return self.printf(values, span),
+            // What `INFINITY`, `HUGE_VALF` and `NAN` expand to (preprocess/predefined.rs).
+            "__builtin_inff" | "__builtin_nanf" => {
+                let (arity, value) = if &**name == "__builtin_inff" {
+                    (0, f64::INFINITY)
+                } else {
+                    (1, f64::NAN)
+                };
+                if values.len() != arity {
+                    self.error(
+                        span,
+                        format!("'{name}' takes {arity} argument(s), {} given", values.len()),
+                    );
+                    return None;
+                }
+                return Some(Expr {
+                    kind: ExprKind::Const(Constant::Float(vec![value])),
+                    ty: Type::Scalar(Scalar::Float),
+                    span,
+                });
+            }
             _ => {}
         }
         let overloads = signatures::overloads(name);

@@ -405,6 +405,13 @@ impl Analyzer<'_> {
             {
                 next = value;
             }
+            // An enumerator's scope begins right after it (C99 6.2.1p7): later values
+            // may use it.
+            self.declare(
+                &en.name.name,
+                Symbol::EnumConstant(next, Scalar::Int),
+                en.name.span,
+            );
             values.push((Arc::clone(&en.name.name), next, en.name.span));
             next = next.wrapping_add(1);
         }
@@ -418,9 +425,6 @@ impl Analyzer<'_> {
         } else {
             Scalar::Long
         };
-        for (name, value, span) in values {
-            self.declare(&name, Symbol::EnumConstant(value, Scalar::Int), span);
-        }
         if let Some(name) = &tag_name {
             self.scopes
                 .last_mut()?

@@ -350,3 +350,39 @@ impl TyOf for ExprKind {
         }
     }
 }
+
+#[test]
+fn enumerators_may_use_earlier_enumerators_of_their_enum() {
+    // C99 6.2.1p7: an enumeration constant's scope begins just after its enumerator.
+    let source = "enum e { A, B = 4, C = B * 2, D };
+                  kernel void k(global int *p) { int x = C + D; p[0] = x; }";
+    assert_eq!(log(source), "");
+    let (c, _) = folded(source);
+    assert_eq!(c, ints(&[17], Scalar::Int));
+    // A later enumerator is not yet in scope.
+    assert!(log("enum f { X = Y, Y };").contains("use of undeclared identifier 'Y'"));
+}
+
+#[test]
+fn infinity_and_nan_macros_are_float_constants() {
+    let (c, t) = folded("kernel void k() { float x = INFINITY; }");
+    assert_eq!(
+        (c, t),
+        (
+            Constant::Float(vec![f64::INFINITY]),
+            Type::Scalar(Scalar::Float)
+        )
+    );
+    let (c, _) = folded("kernel void k() { float x = -HUGE_VALF; }");
+    assert_eq!(c, Constant::Float(vec![f64::NEG_INFINITY]));
+    let e = init_of("kernel void k() { float x = NAN; }");
+    assert!(matches!(&e.kind, ExprKind::Const(Constant::Float(v)) if v[0].is_nan()));
+    assert_eq!(e.ty, Type::Scalar(Scalar::Float));
+    // Usable in program-scope constant initializers and in double code.
+    assert_eq!(
+        log("__constant float lim[2] = { -INFINITY, INFINITY };
+             #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+             kernel void k(global double *p) { p[0] = HUGE_VAL; p[1] = isnan(NAN); }"),
+        ""
+    );
+}

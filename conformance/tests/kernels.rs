@@ -739,3 +739,55 @@ fn reduction_with_a_local_size_that_is_not_a_power_of_two() {
         );
     }
 }
+
+// Async copies
+
+#[test]
+fn async_copies_move_a_group_s_tile_in_and_a_strided_column_out() {
+    // 6.12.10: async_work_group_copy copies num_gentypes elements "from src to dst", the
+    // event "should be zero" when not shared, and wait_group_events waits for it;
+    // async_work_group_strided_copy to global memory writes element i of the local source
+    // to dst[i * dst_stride]. Each group copies its tile of `in` to local memory (event 0,
+    // the common idiom), every item doubles one element after the wait and a barrier, and
+    // the group writes the tile back transposed-by-stride: out[g + i * groups].
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void tile(global const int *in, global int *out, local int *t, int chunk) {\n\
+         \x20 size_t g = get_group_id(0), groups = get_num_groups(0);\n\
+         \x20 event_t e = async_work_group_copy(t, in + g * chunk, chunk, 0);\n\
+         \x20 wait_group_events(1, &e);\n\
+         \x20 for (int i = get_local_id(0); i < chunk; i += get_local_size(0)) t[i] *= 2;\n\
+         \x20 barrier(CLK_LOCAL_MEM_FENCE);\n\
+         \x20 e = async_work_group_strided_copy(out + g, t, chunk, groups, 0);\n\
+         \x20 wait_group_events(1, &e);\n\
+         }\n",
+        c"tile",
+        c"",
+    );
+    for (local, groups, chunk) in [
+        (1usize, 1usize, 1usize),
+        (4, 3, 10),
+        (16, 5, 7),
+        (64, 8, 64),
+    ] {
+        let input: Vec<i32> = (0..(groups * chunk) as i32).map(|v| v * 3 - 7).collect();
+        let bi = fx.buffer(&input);
+        let out = fx.filled(i32::MIN, groups * chunk);
+        k.mem(0, &bi)
+            .mem(1, &out)
+            .local(2, chunk * 4)
+            .arg(3, chunk as i32);
+        fx.run(&k, None, &[local * groups], Some(&[local]));
+        let mut expected = vec![0; groups * chunk];
+        for g in 0..groups {
+            for i in 0..chunk {
+                expected[g + i * groups] = 2 * input[g * chunk + i];
+            }
+        }
+        assert_same(
+            &fx.read::<i32>(&out, groups * chunk),
+            &expected,
+            &format!("local {local}, groups {groups}, chunk {chunk}"),
+        );
+    }
+}

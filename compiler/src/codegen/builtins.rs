@@ -703,9 +703,10 @@ impl Lower<'_, '_> {
         Ok(Vec::new())
     }
 
-    /// `async_work_group_copy` and the strided form: work-items run one after another
-    /// within a group here, so each copies the whole range (idempotent, correct whatever
-    /// item reads first); the event returned is 0 and waiting for it is a no-op.
+    /// `async_work_group_copy` and the strided form: each work-item copies the whole range
+    /// (the same bytes, so the copies agree), and `wait_group_events` is a work-group
+    /// synchronization point like `barrier` (`func::is_group_sync`), so no item uses the
+    /// destination before every copy is done. The event returned is 0.
     fn async_copy(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
         let Type::Pointer(pointee) = &args[0].ty else {
             return unsupported("async copy");

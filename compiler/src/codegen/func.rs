@@ -1466,15 +1466,24 @@ pub(super) struct BarrierPlan {
     pub frame_size: u32,
 }
 
-/// Whether the statements call `barrier` (directly; functions calling it are rejected).
+/// Whether a builtin is a work-group synchronization point: `barrier`, and
+/// `wait_group_events`, which "must be encountered by all work-items in a work-group" and
+/// after which every item sees the whole async copy (each item performs the copy before
+/// it, see `async_copy`).
+pub(super) fn is_group_sync(name: &str) -> bool {
+    matches!(name, "barrier" | "wait_group_events")
+}
+
+/// Whether the statements reach a synchronization point ([`is_group_sync`]) directly
+/// (functions containing one are rejected).
 pub(super) fn contains_barrier(block: &[Stmt]) -> bool {
     let mut found = false;
-    visit_builtins(&block.to_vec(), &mut |name| found |= name == "barrier");
+    visit_builtins(&block.to_vec(), &mut |name| found |= is_group_sync(name));
     found
 }
 
 fn is_barrier(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Builtin { name, .. }, .. }) if &**name == "barrier")
+    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Builtin { name, .. }, .. }) if is_group_sync(name))
 }
 
 /// Splits a kernel with barriers into region and condition functions (PoCL's work-item

@@ -221,7 +221,7 @@ fn check_supported(program: &tir::Program) -> Result<(), CodegenError> {
         let Some(body) = &f.body else { continue };
         let mut problem = None;
         func::visit_builtins(body, &mut |name| {
-            let barrier_outside_kernel = name == "barrier" && f.kernel.is_none();
+            let barrier_outside_kernel = func::is_group_sync(name) && f.kernel.is_none();
             if problem.is_none() && barrier_outside_kernel {
                 problem = Some(name.to_string());
             }

@@ -75,6 +75,21 @@ fn match_cost(arg: &Type, param: &Type) -> Option<u32> {
     }
 }
 
+/// Whether `value` is an integer constant 0, which may stand for an `event_t`: 6.12.10,
+/// "event ... should be zero" for an async copy whose event is not shared.
+fn is_zero_event(value: &Expr) -> bool {
+    matches!(&value.kind, ExprKind::Const(Constant::Int(lanes)) if lanes == &[0])
+        && value.ty.scalar().is_some_and(|s| s.is_integer())
+}
+
+/// [`match_cost`] of an argument expression: also takes the constant 0 as an `event_t`.
+fn argument_cost(value: &Expr, param: &Type) -> Option<u32> {
+    if *param == Type::Event && is_zero_event(value) {
+        return Some(2);
+    }
+    match_cost(&value.ty, param)
+}
+
 impl Analyzer<'_> {
     /// A call of a builtin (or of an unknown name, which is an error).
     pub(super) fn builtin_call(
@@ -139,7 +154,7 @@ impl Analyzer<'_> {
                 .params
                 .iter()
                 .zip(&values)
-                .map(|(p, v)| match_cost(&v.ty, &from_btype(p)))
+                .map(|(p, v)| argument_cost(v, &from_btype(p)))
                 .sum();
             let Some(cost) = cost else { continue };
             match best.first() {
@@ -190,6 +205,13 @@ impl Analyzer<'_> {
             return value;
         }
         let span = value.span;
+        if *param == Type::Event && is_zero_event(&value) {
+            return Expr {
+                kind: ExprKind::Const(Constant::Int(vec![0])),
+                ty: Type::Event,
+                span,
+            };
+        }
         match param {
             Type::Pointer(_) => Expr {
                 kind: ExprKind::Convert {

@@ -386,3 +386,21 @@ fn infinity_and_nan_macros_are_float_constants() {
         ""
     );
 }
+
+#[test]
+fn an_async_copy_event_may_be_the_constant_zero() {
+    // 6.12.10: "The event argument can also be used to associate the
+    // async_work_group_copy with a previous async copy ...; otherwise event should be
+    // zero." The integer constant 0 converts to event_t; other integers do not.
+    let copy = |event: &str| {
+        log(&format!(
+            "kernel void k(global const float *g, local float *l, int n) {{
+               event_t e = async_work_group_copy(l, g, 64, {event});
+               wait_group_events(1, &e);
+             }}"
+        ))
+    };
+    assert_eq!(copy("0"), "");
+    assert!(copy("1").contains("no matching function"), "{}", copy("1"));
+    assert!(copy("n").contains("no matching function"), "{}", copy("n"));
+}

@@ -708,6 +708,9 @@ impl Analyzer<'_> {
                 .unwrap_or_else(|| ("".into(), decl.map_or(name_span, |p| p.span)));
             if let Some(d) = decl {
                 self.check_parameter(ty, specs.kernel, d.span);
+                if specs.kernel && matches!(ty.ty, Type::Scalar(_)) {
+                    self.check_kernel_typedef_parameter(&d.specifiers, d.span);
+                }
             }
             let local = self.new_local(Arc::clone(&pname), ty.clone(), pspan);
             if !pname.is_empty() {
@@ -730,6 +733,23 @@ impl Analyzer<'_> {
         func.labels = state.label_count;
         func.span = name_span;
         let _ = state.is_kernel;
+    }
+
+    /// 6.9.k: a kernel parameter cannot have the built-in scalar types `size_t`,
+    /// `ptrdiff_t`, `intptr_t` or `uintptr_t`, whose size may differ between host and device.
+    /// They are typedefs here, so the check looks at the spelled type name.
+    fn check_kernel_typedef_parameter(&mut self, specifiers: &ast::DeclSpecifiers, span: Span) {
+        for item in &specifiers.items {
+            if let DeclSpecifierKind::Type(TypeSpecifier::TypeName(name)) = &item.kind
+                && matches!(&**name, "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t")
+                && matches!(self.lookup(name), Some(Symbol::Typedef(_)))
+            {
+                self.error(
+                    span,
+                    format!("'{name}' cannot be used as the type of a kernel parameter"),
+                );
+            }
+        }
     }
 
     /// The rules for parameters: OpenCL 1.2 6.9.
@@ -927,6 +947,17 @@ impl Analyzer<'_> {
             }
             if matches!(ty.ty, Type::Scalar(Scalar::Half)) && !self.extensions.fp16 {
                 self.error(span, "declaring variable of type 'half' is not allowed");
+                continue;
+            }
+            // 6.9.b: "The image types cannot be used to declare a variable".
+            if matches!(ty.ty, Type::Image(_)) {
+                self.error(
+                    span,
+                    format!(
+                        "type '{}' can only be used as a function parameter in OpenCL",
+                        ty.ty
+                    ),
+                );
                 continue;
             }
             let value = match (&init.init, ty.space) {

@@ -14,6 +14,8 @@ mod builtin;
 mod constant;
 mod decl;
 mod expr;
+#[cfg(test)]
+mod rules_tests;
 mod stmt;
 #[cfg(test)]
 mod tests;

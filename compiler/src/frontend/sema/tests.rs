@@ -6,7 +6,7 @@ use super::super::tir::{Constant, Expr, ExprKind, Init, StmtKind};
 use super::super::types::{Scalar, Type};
 use super::Options;
 
-fn options() -> (PreprocessOptions, Options) {
+pub(super) fn options() -> (PreprocessOptions, Options) {
     let pp = PreprocessOptions {
         fp64: true,
         extensions: vec!["cl_khr_fp64".into()],
@@ -20,13 +20,13 @@ fn options() -> (PreprocessOptions, Options) {
 }
 
 /// The errors and warnings of a kernel source, rendered.
-fn log(source: &str) -> String {
+pub(super) fn log(source: &str) -> String {
     let (pp, sema) = options();
     super::super::check("t.cl", source, &pp, &sema).log()
 }
 
 /// The initializer of the first variable declared in the first function.
-fn init_of(source: &str) -> Expr {
+pub(super) fn init_of(source: &str) -> Expr {
     let (pp, sema) = options();
     let checked = super::super::check("t.cl", source, &pp, &sema);
     assert!(!checked.diagnostics.has_errors(), "{}", checked.log());
@@ -43,7 +43,7 @@ fn init_of(source: &str) -> Expr {
     panic!("no initialized declaration");
 }
 
-fn folded(source: &str) -> (Constant, Type) {
+pub(super) fn folded(source: &str) -> (Constant, Type) {
     let e = init_of(source);
     match e.kind {
         ExprKind::Const(c) => (c, e.ty),
@@ -51,7 +51,7 @@ fn folded(source: &str) -> (Constant, Type) {
     }
 }
 
-fn ints(v: &[i64], s: Scalar) -> Constant {
+pub(super) fn ints(v: &[i64], s: Scalar) -> Constant {
     Constant::Int(
         v.iter()
             .map(|&x| super::constant::truncate(x as u64, s))

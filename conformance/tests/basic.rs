@@ -789,6 +789,68 @@ fn structs_passed_by_value_and_in_buffers_use_the_c_layout() {
     assert_same(&v[16..], &expected, "per-item struct reads");
 }
 
+#[test]
+fn a_kernel_calls_another_kernel_like_a_function() {
+    // 6.7.1: "A kernel function ... can also be called by another kernel function": the
+    // called kernel runs as an ordinary function of the calling work-item (its work-item
+    // functions answer for the caller's item), and remains a kernel of its own.
+    let fx = Fixture::new();
+    let source = "kernel void scale(global float *p, float s) {\n\
+                  \x20 size_t i = get_global_id(0);\n\
+                  \x20 p[i] = p[i] * s + (float)get_local_id(0);\n\
+                  }\n\
+                  kernel void twice(global float *p) { scale(p, 2.0f); scale(p, 3.0f); }\n";
+    let twice = fx.kernel(source, c"twice", c"");
+    let scale = fx.kernel(source, c"scale", c"");
+    let n = 50;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 - 20.0).collect();
+    let a = fx.buffer(&input);
+    twice.mem(0, &a);
+    fx.run(&twice, None, &[n], Some(&[10]));
+    let b = fx.buffer(&input);
+    scale.mem(0, &b).arg(1, 0.5f32);
+    fx.run(&scale, None, &[n], Some(&[5]));
+    let twice_expected: Vec<f32> = input
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let l = (i % 10) as f32;
+            (x * 2.0 + l) * 3.0 + l
+        })
+        .collect();
+    let scale_expected: Vec<f32> = input
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x * 0.5 + (i % 5) as f32)
+        .collect();
+    assert_same(
+        &fx.read::<f32>(&a, n),
+        &twice_expected,
+        "twice (calls scale)",
+    );
+    assert_same(&fx.read::<f32>(&b, n), &scale_expected, "scale on its own");
+}
+
+#[test]
+fn a_called_kernel_with_a_barrier_is_not_supported_yet_and_the_log_says_so() {
+    // The current limit (docs/CONFORMANCE.md): a kernel that synchronizes the work-group
+    // or declares __local variables cannot be called from another function yet.
+    let fx = Fixture::new();
+    let log = failed_build_log(
+        &fx,
+        "kernel void inner(global int *a, local int *t) {\n\
+         \x20 t[get_local_id(0)] = a[get_global_id(0)];\n\
+         \x20 barrier(CLK_LOCAL_MEM_FENCE);\n\
+         \x20 a[get_global_id(0)] = t[0];\n\
+         }\n\
+         kernel void outer(global int *a, local int *t) { inner(a, t); }\n",
+    );
+    assert!(
+        log.contains("calls the kernel 'inner'"),
+        "the log names the call:\n{log}"
+    );
+}
+
 // Address spaces
 
 #[test]

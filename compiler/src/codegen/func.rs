@@ -235,10 +235,22 @@ pub(super) fn define(
     fctx: &mut FunctionBuilderContext,
     options: &CodegenOptions,
 ) -> Result<()> {
-    let f = program.function(id);
+    let clif_id = state.functions[id.0 as usize];
+    define_as(state, program.function(id), clif_id, fctx, options)
+}
+
+/// Defines the Cranelift function `clif_id` as the work-item function of `f` (for a kernel
+/// called by another function: `f` is the kernel's copy without its kernel attributes, whose
+/// parameters are ordinary ones).
+pub(super) fn define_as(
+    state: &mut ModuleState,
+    f: &tir::Function,
+    clif_id: cranelift_module::FuncId,
+    fctx: &mut FunctionBuilderContext,
+    options: &CodegenOptions,
+) -> Result<()> {
     let mut ctx = state.module.make_context();
     ctx.func.signature = item_signature(state, f);
-    let clif_id = state.functions[id.0 as usize];
     {
         let b = FunctionBuilder::new(&mut ctx.func, fctx);
         let mut lower = Lower {
@@ -1172,7 +1184,11 @@ impl Lower<'_, '_> {
                 for a in args {
                     values.extend(self.expr(a)?);
                 }
-                let clif = self.state.functions[func.0 as usize];
+                // A kernel called as a function has its own plain-function copy.
+                let clif = match self.state.called_kernels.get(func) {
+                    Some(&copy) => copy,
+                    None => self.state.functions[func.0 as usize],
+                };
                 let fref = *self
                     .func_refs
                     .entry(clif)

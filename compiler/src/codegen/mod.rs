@@ -116,6 +116,10 @@ pub(crate) struct ModuleState {
     pub globals: Vec<cranelift_module::DataId>,
     /// String literals (printf formats and `%s` arguments), shared by content.
     pub strings: HashMap<Vec<u8>, cranelift_module::DataId>,
+    /// The plain-function copy of each kernel that another function calls ("a kernel
+    /// function ... can also be called by another kernel function", 6.7.1): the kernel's
+    /// own work-item function reads its arguments from the argument block instead.
+    pub called_kernels: HashMap<FuncId, ClifFuncId>,
 }
 
 /// Compiles every kernel of `program`.
@@ -135,6 +139,7 @@ pub fn compile(
         symbols,
         globals: Vec::new(),
         strings: HashMap::new(),
+        called_kernels: HashMap::new(),
     };
     check_supported(program)?;
     declare_globals(&mut state, program)?;
@@ -148,6 +153,26 @@ pub fn compile(
         state.functions.push(id);
     }
     let mut fctx = FunctionBuilderContext::new();
+    for (i, f) in program.functions.iter().enumerate() {
+        let id = FuncId(i as u32);
+        let called = program.functions.iter().any(|g| g.callees.contains(&id));
+        if f.kernel.is_none() || !called {
+            continue;
+        }
+        let mut plain = f.clone();
+        plain.kernel = None;
+        let sig = func::item_signature(&state, &plain);
+        let clif = state
+            .module
+            .declare_function(
+                &format!("clift_fn{i}_{}_called", f.name),
+                Linkage::Local,
+                &sig,
+            )
+            .map_err(|e| CodegenError(format!("declaring '{}': {e}", f.name)))?;
+        func::define_as(&mut state, &plain, clif, &mut fctx, options)?;
+        state.called_kernels.insert(id, clif);
+    }
     let mut plans = HashMap::new();
     for (i, f) in program.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
@@ -207,16 +232,24 @@ pub fn compile(
 /// Rejects what code generation cannot do yet, with a message for the build log.
 fn check_supported(program: &tir::Program) -> Result<(), CodegenError> {
     for f in &program.functions {
-        if let Some(k) = f
-            .callees
-            .iter()
-            .find(|c| program.function(**c).kernel.is_some())
-        {
-            let callee = &program.function(*k).name;
-            return Err(CodegenError(format!(
-                "'{}' calls the kernel '{callee}', which clift cannot compile yet",
-                f.name
-            )));
+        // A called kernel runs as a plain function: it may not synchronize the group or
+        // declare `__local` variables (whose storage belongs to the kernel's own launch).
+        for &k in &f.callees {
+            let callee = program.function(k);
+            if callee.kernel.is_none() {
+                continue;
+            }
+            let synchronizes = callee
+                .body
+                .as_ref()
+                .is_some_and(|b| func::contains_barrier(b));
+            if synchronizes || layout::local_offsets(callee).1 > 0 {
+                return Err(CodegenError(format!(
+                    "'{}' calls the kernel '{}', which uses barriers or __local variables: \
+                     clift cannot compile such a call yet",
+                    f.name, callee.name
+                )));
+            }
         }
         let Some(body) = &f.body else { continue };
         let mut problem = None;

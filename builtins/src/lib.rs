@@ -11,6 +11,7 @@
 //! - [`math`]: the scalar math functions of 6.12.2 for `float` and `double` (and the `half_`
 //!   and `native_` ones), within the ULP bounds of section 7.4, by symbol (`math::symbols()`).
 
+pub mod abi;
 pub mod convert;
 pub mod half;
 pub mod integer;

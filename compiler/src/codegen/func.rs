@@ -1433,9 +1433,25 @@ impl Lower<'_, '_> {
             Some(id) => *id,
             None => {
                 let mut sig = self.state.module.make_signature();
-                for a in args {
-                    sig.params
-                        .push(AbiParam::new(self.b.func.dfg.value_type(*a)));
+                for (index, a) in args.iter().enumerate() {
+                    let t = self.b.func.dfg.value_type(*a);
+                    let param = AbiParam::new(t);
+                    // The Rust callee expects narrow integers extended to 32 bits by the
+                    // caller, as its type says (builtins/src/abi.rs).
+                    let param = if t == types::I8 || t == types::I16 {
+                        match clift_builtins::abi::narrow_param_is_signed(name, index) {
+                            Some(true) => param.sext(),
+                            Some(false) => param.uext(),
+                            None => {
+                                return unsupported(format!(
+                                    "an 8- or 16-bit argument of '{name}' of unknown signedness"
+                                ));
+                            }
+                        }
+                    } else {
+                        param
+                    };
+                    sig.params.push(param);
                 }
                 for r in rets {
                     sig.returns.push(AbiParam::new(*r));

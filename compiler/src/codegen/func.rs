@@ -1329,7 +1329,12 @@ impl Lower<'_, '_> {
                 };
                 Ok(convert_lane(&mut self.b, r, from, to))
             }
-            (_, true) if !matches!(rounding, Rounding::Default | Rounding::Rte) && from != to => {
+            // float -> double is exact in every mode (`fpromote`), and so has no function.
+            (_, true)
+                if !matches!(rounding, Rounding::Default | Rounding::Rte)
+                    && from != to
+                    && !(from == Scalar::Float && to == Scalar::Double) =>
+            {
                 let name = format!(
                     "clift_convert_{}_{}_{}",
                     to.name(),
@@ -1729,5 +1734,41 @@ impl Splitter<'_, '_> {
             ctx,
             &format!("{} condition {}", self.f.name, self.count),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::build::{BuildOptions, build};
+    use crate::frontend::{preprocess::PreprocessOptions, sema};
+
+    /// `convert_double_rtz(float)` (and `_rtp`, `_rtn`, scalar and vector) must build: the
+    /// conversion is exact, so it is an `fpromote`, not a call to a conversion function
+    /// (which does not exist: the build failed with "the builtin implementation
+    /// 'clift_convert_double_rtz_float' is missing").
+    #[test]
+    fn float_to_double_with_a_directed_rounding_mode_builds() {
+        let source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+            kernel void k(global const float *in, global double *out) {
+                size_t i = get_global_id(0);
+                out[3 * i] = convert_double_rtz(in[i]);
+                out[3 * i + 1] = convert_double_rtp(in[i]);
+                vstore2(convert_double2_rtn(vload2(i, in)), 0, out + 3 * i + 2);
+            }";
+        let options = BuildOptions {
+            preprocess: PreprocessOptions {
+                extensions: vec!["cl_khr_fp64".to_string()],
+                fp64: true,
+                ..PreprocessOptions::default()
+            },
+            sema: sema::Options {
+                fp64_supported: true,
+                ..sema::Options::default()
+            },
+            ..BuildOptions::default()
+        };
+        if let Err(log) = build("test.cl", source, &options) {
+            panic!("build failed:\n{log}");
+        }
     }
 }

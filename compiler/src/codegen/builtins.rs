@@ -79,6 +79,11 @@ impl Lower<'_, '_> {
             }
             _ => {}
         }
+        if name == "nan" {
+            // nan(uintn / ulongn): the argument is an integer, the result float or double.
+            let elem = ret.element().unwrap_or(Scalar::Float);
+            return self.float_function(name, &values, args, ret, elem);
+        }
         if elem.is_float() {
             if let Some(v) = self.relational(name, &values, ret, elem)? {
                 return Ok(v);

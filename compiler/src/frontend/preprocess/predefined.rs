@@ -58,6 +58,9 @@ pub(super) fn builtin_source(options: &PreprocessOptions) -> String {
         }
     }
     define("MAXFLOAT", "0x1.fffffep127f");
+    // The values ilogb returns for zero and NaN (builtins::math::FP_ILOGB0 / FP_ILOGBNAN).
+    define("FP_ILOGB0", "(-2147483647-1)");
+    define("FP_ILOGBNAN", "2147483647");
     define("HUGE_VALF", "(__builtin_inff())");
     define("INFINITY", "(__builtin_inff())");
     define("NAN", "(__builtin_nanf(\"\"))");
@@ -176,5 +179,12 @@ mod tests {
         assert_eq!(hex_f32(std::f32::consts::PI), "0x1.921fb6p+1f");
         assert_eq!(hex_f64(std::f64::consts::PI), "0x1.921fb54442d18p+1");
         assert_eq!(hex_f32(0.5), "0x1.000000p-1f");
+    }
+
+    #[test]
+    fn ilogb_macros_are_defined() {
+        let source = builtin_source(&PreprocessOptions::default());
+        assert!(source.contains("FP_ILOGB0"), "FP_ILOGB0 missing");
+        assert!(source.contains("FP_ILOGBNAN"), "FP_ILOGBNAN missing");
     }
 }

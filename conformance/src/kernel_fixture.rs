@@ -69,6 +69,20 @@ impl Kernel {
         self
     }
 
+    /// Kernel `name` of this kernel's program, holding its own reference to the program
+    /// (so that a program with many kernels is built once).
+    pub fn sibling(&self, name: &str) -> Kernel {
+        let c_name = std::ffi::CString::new(name).expect("a kernel name without NUL");
+        let kernel = api()
+            .create_kernel(self.program, &c_name)
+            .unwrap_or_else(|e| panic!("clCreateKernel({name:?}) failed: {e}"));
+        assert_eq!(api().retain_program(self.program), CL_SUCCESS);
+        Kernel {
+            program: self.program,
+            kernel,
+        }
+    }
+
     /// Sets `__local` argument `index` to `size` bytes.
     pub fn local(&self, index: cl_uint, size: usize) -> &Kernel {
         assert_eq!(

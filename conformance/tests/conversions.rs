@@ -15,24 +15,7 @@
 //! NaN out of an integer destination's range without `_sat`) are not compared; a NaN result
 //! is compared as "any NaN".
 
-use std::ffi::CString;
-
 use clift_conformance::kernel_fixture::*;
-use clift_conformance::*;
-
-/// Kernel `name` of `first`'s program, as a `Kernel` holding its own reference to the
-/// program.
-fn sibling(first: &Kernel, name: &str) -> Kernel {
-    let name = CString::new(name).unwrap();
-    let kernel = clift()
-        .create_kernel(first.program, &name)
-        .unwrap_or_else(|e| panic!("clCreateKernel({name:?}) failed: {e}"));
-    assert_eq!(clift().retain_program(first.program), CL_SUCCESS);
-    Kernel {
-        program: first.program,
-        kernel,
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
@@ -545,7 +528,7 @@ fn check(src: Ty, want: impl Fn(&Conv) -> bool) {
     let first = fx.kernel(&source, c"conv_1", c"");
     let mut failures = Vec::new();
     for n in WIDTHS {
-        let k = sibling(&first, &format!("conv_{n}"));
+        let k = first.sibling(&format!("conv_{n}"));
         let cs = convs(n);
         let out = fx.filled(0xa5u8, cs.len() * REGION);
         k.mem(0, &buf).mem(1, &out);

@@ -16,21 +16,6 @@
 use std::ffi::CString;
 
 use clift_conformance::kernel_fixture::*;
-use clift_conformance::*;
-
-/// Kernel `name` of `first`'s program (built once per type), as a `Kernel` holding its own
-/// reference to the program.
-fn sibling(first: &Kernel, name: &str) -> Kernel {
-    let name = CString::new(name).unwrap();
-    let kernel = clift()
-        .create_kernel(first.program, &name)
-        .unwrap_or_else(|e| panic!("clCreateKernel({name:?}) failed: {e}"));
-    assert_eq!(clift().retain_program(first.program), CL_SUCCESS);
-    Kernel {
-        program: first.program,
-        kernel,
-    }
-}
 
 /// An integer type of OpenCL C.
 #[derive(Clone, Copy, Debug)]
@@ -512,7 +497,7 @@ fn check_funcs(t: Ty, want: impl Fn(&str) -> bool) {
             fx.buffer(&t.encode(&z)),
         );
         for n in WIDTHS {
-            let k = sibling(&first, &format!("{}_{n}", f.name));
+            let k = first.sibling(&format!("{}_{n}", f.name));
             let out = fx.filled(0xa5u8, N * rt.bytes());
             k.mem(0, &ba).mem(1, &bb).mem(2, &bc).mem(3, &out);
             fx.run(&k, None, &[N / n], None);

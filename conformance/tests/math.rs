@@ -25,8 +25,6 @@
 //! `w*i .. w*i + w` (`vloadn`/`vstoren`); every vector lane must equal the scalar result
 //! bit for bit.
 
-use std::ffi::CString;
-
 use clift_conformance::kernel_fixture::*;
 use clift_conformance::*;
 
@@ -35,19 +33,6 @@ const N: usize = 48 * 64;
 const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
 /// Tolerance (ulps) for `double` functions whose reference here is an approximation.
 const LOOSE: f64 = 16384.0;
-
-/// Kernel `name` of `first`'s program, holding its own reference to the program.
-fn sibling(first: &Kernel, name: &str) -> Kernel {
-    let name = CString::new(name).unwrap();
-    let kernel = clift()
-        .create_kernel(first.program, &name)
-        .unwrap_or_else(|e| panic!("clCreateKernel({name:?}) failed: {e}"));
-    assert_eq!(clift().retain_program(first.program), CL_SUCCESS);
-    Kernel {
-        program: first.program,
-        kernel,
-    }
-}
 
 // --- references ----------------------------------------------------------------------------
 
@@ -965,7 +950,7 @@ fn check_table(ty: Ty) {
     let mut failures = vec![];
     for f in &funcs {
         let args = inputs(ty, f, &mut rng);
-        let k = sibling(&first, &format!("k_{}", f.name));
+        let k = first.sibling(&format!("k_{}", f.name));
         let bufs = [
             upload(&fix, ty, &args.a),
             upload(&fix, ty, &args.b),
@@ -1411,7 +1396,7 @@ fn check_pointers(ty: Ty) {
             for w in WIDTHS {
                 let stride = if w == 3 { 4 } else { w };
                 let items = M / w;
-                let k = sibling(&first, &format!("p_{name}_{space}_{w}"));
+                let k = first.sibling(&format!("p_{name}_{space}_{w}"));
                 let r = fix.filled(0u32, M * elem / 4);
                 let g = fix.filled(0u32, items * stride * qsize / 4);
                 k.mem(0, &abuf).mem(1, &bbuf).mem(2, &r).mem(3, &g);
@@ -1605,7 +1590,7 @@ fn run_reduced(prefix: &str) -> Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> {
             })
             .map(|v| Ty::Float.round(v))
             .collect();
-        let k = sibling(&first, &format!("r_{name}"));
+        let k = first.sibling(&format!("r_{name}"));
         let (abuf, bbuf) = (upload(&fix, Ty::Float, &a), upload(&fix, Ty::Float, &b));
         let (o1, o4) = (fix.filled(0u32, K), fix.filled(0u32, K));
         k.mem(0, &abuf).mem(1, &bbuf).mem(2, &o1).mem(3, &o4);

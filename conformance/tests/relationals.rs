@@ -9,24 +9,8 @@
 //! operands with `vloadn` (plain indexing at width 1); floating-point values travel as bit
 //! patterns so that NaN and -0 compare exactly.
 
-use std::ffi::CString;
-
 use clift_conformance::kernel_fixture::*;
 use clift_conformance::*;
-
-/// Kernel `name` of `first`'s program, as a `Kernel` holding its own reference to the
-/// program (so that a program is built once).
-fn sibling(first: &Kernel, name: &str) -> Kernel {
-    let name = CString::new(name).unwrap();
-    let kernel = clift()
-        .create_kernel(first.program, &name)
-        .unwrap_or_else(|e| panic!("clCreateKernel({name:?}) failed: {e}"));
-    assert_eq!(clift().retain_program(first.program), CL_SUCCESS);
-    Kernel {
-        program: first.program,
-        kernel,
-    }
-}
 
 const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
 
@@ -92,7 +76,7 @@ fn run(
     out_count: usize,
     out_size: usize,
 ) -> Vec<i64> {
-    let k = sibling(first, name);
+    let k = first.sibling(name);
     let bufs: Vec<Mem> = inputs
         .iter()
         .map(|(v, s)| fx.buffer(&encode(v, *s)))

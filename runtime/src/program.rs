@@ -3,7 +3,8 @@
 //! A build runs clift's OpenCL C compiler (`clift_compiler::build`) on the source and keeps
 //! the resulting [`Executable`] (its JIT-compiled kernels) per device; `clCompileProgram`
 //! keeps the preprocessed text as an object, and `clLinkProgram` builds from the objects'
-//! texts. A failed build records `CL_BUILD_ERROR` and the compiler's log.
+//! texts. A failed build records `CL_BUILD_ERROR` and the compiler's log. A program from
+//! binaries (`program_binary.rs`) holds one per device and builds each device's text.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

@@ -2,8 +2,8 @@
 //!
 //! Programs are real objects with their source, devices and build records: each entry point
 //! checks its arguments as the spec lists them, then `clift_runtime::program` builds,
-//! compiles or links with clift's OpenCL C compiler. Programs from binaries are refused with
-//! `CL_INVALID_BINARY` (clift has no binary format yet; docs/CONFORMANCE.md).
+//! compiles or links with clift's OpenCL C compiler. Program binaries are clift's own format
+//! (`clift_runtime::program_binary`); anything else is `CL_INVALID_BINARY`.
 
 use std::ffi::{CStr, c_char, c_uchar, c_void};
 use std::sync::Arc;

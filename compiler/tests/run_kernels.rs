@@ -1,47 +1,11 @@
-//! Kernels compiled from OpenCL C and run directly (no runtime): the argument block and
+//! Kernels compiled from OpenCL C and run directly (no runtime), through `common`.
 #![allow(clippy::needless_range_loop)]
-//! the work-group context are built here as the runtime would build them.
+
+mod common;
 
 use clift_compiler::build::{BuildOptions, build};
-use clift_compiler::kernel::{KernelCode, ParamKind, WorkGroup};
-
-/// Runs `kernel` over a 1D range of `global` items in groups of `local`, with `args`
-/// (one u64 per parameter slot: pointers or small values) and `local_bytes` of local memory.
-fn run_1d(kernel: &KernelCode, global: usize, local: usize, args: &[u64], local_bytes: usize) {
-    let mut block = vec![0u8; kernel.args_size.max(8)];
-    for (p, v) in kernel.params.iter().zip(args) {
-        let size = match p.kind {
-            ParamKind::Value { size } => size,
-            _ => 8,
-        };
-        block[p.offset..p.offset + size].copy_from_slice(&v.to_ne_bytes()[..size]);
-    }
-    let mut local_memory = vec![0u128; local_bytes.div_ceil(16).max(1)];
-    let mut frames = vec![0u128; (kernel.frame_size * local).div_ceil(16).max(1)];
-    for g in 0..global / local {
-        let group = WorkGroup {
-            work_dim: 1,
-            _pad: 0,
-            global_offset: [0; 3],
-            global_size: [global as u64, 1, 1],
-            local_size: [local as u64, 1, 1],
-            num_groups: [(global / local) as u64, 1, 1],
-            group_id: [g as u64, 0, 0],
-            local_memory: local_memory.as_mut_ptr().cast(),
-            private_frames: frames.as_mut_ptr().cast(),
-            printf_buffer: std::ptr::null(),
-        };
-        // SAFETY: the block holds every parameter the kernel reads; the buffers outlive the call.
-        unsafe { (kernel.entry)(block.as_ptr(), &group) };
-    }
-}
-
-fn compile(source: &str) -> Vec<std::sync::Arc<KernelCode>> {
-    match build("test.cl", source, &BuildOptions::default()) {
-        Ok(b) => b.kernels,
-        Err(log) => panic!("build failed:\n{log}"),
-    }
-}
+use clift_compiler::kernel::ParamKind;
+use common::{compile, run_1d};
 
 #[test]
 fn vector_add() {

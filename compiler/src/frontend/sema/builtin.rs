@@ -52,9 +52,17 @@ fn from_btype(t: &BType) -> Type {
     }
 }
 
+/// The cost of repeating a scalar argument into a vector parameter of its element type
+/// (clang's "vector splat" conversion in OpenCL mode, which lets `rotate(uint4, uint)` call
+/// `rotate(uint4, uint4)`). It is ranked below every exact match, promotion and arithmetic
+/// conversion: larger than the costs of the other arguments of any builtin together, so an
+/// overload that needs no splat always wins over one that does.
+const SPLAT_COST: u32 = 16;
+
 /// How good a match an argument of type `arg` is for a parameter of type `param`: 0 exact,
 /// 1 promotion or added qualifiers, 2 arithmetic conversion (C++'s ranking, which clang
-/// applies to OpenCL's overloaded builtins); `None` if it does not convert.
+/// applies to OpenCL's overloaded builtins), [`SPLAT_COST`] plus the element's cost for a
+/// scalar repeated into a vector; `None` if it does not convert.
 fn match_cost(arg: &Type, param: &Type) -> Option<u32> {
     if arg == param {
         return Some(0);
@@ -65,6 +73,9 @@ fn match_cost(arg: &Type, param: &Type) -> Option<u32> {
                 && (!a.quals.is_volatile || p.quals.is_volatile);
             (a.ty == p.ty && a.space == p.space && adds_only).then_some(1)
         }
+        (a, Type::Vector(elem, _)) if !a.is_vector() && a.scalar().is_some() => {
+            Some(SPLAT_COST + match_cost(a, &Type::Scalar(*elem))?)
+        }
         (a, p) if !a.is_vector() && !p.is_vector() => {
             let (a, p) = (a.scalar()?, p.scalar()?);
             let promotion = (a == Scalar::Float && p == Scalar::Double)
@@ -73,6 +84,21 @@ fn match_cost(arg: &Type, param: &Type) -> Option<u32> {
         }
         _ => None,
     }
+}
+
+/// How many of the tied overloads an ambiguity error lists (`cross(1.0f, 2.0f)` ties two,
+/// a call that splats into every vector width may tie many).
+const MAX_CANDIDATES_SHOWN: usize = 4;
+
+/// An overload as the diagnostics show it: `rotate(uint4, uint4)`.
+fn signature_text(name: &str, sig: &Signature) -> String {
+    let params = sig
+        .params
+        .iter()
+        .map(|p| from_btype(p).to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("{name}({params})")
 }
 
 /// Whether `value` is an integer constant 0, which may stand for an `event_t`: 6.12.10,
@@ -192,8 +218,23 @@ impl Analyzer<'_> {
                     span,
                 })
             }
-            _ => {
-                self.error(span, format!("call to '{name}({arg_types})' is ambiguous"));
+            candidates => {
+                let shown = candidates
+                    .iter()
+                    .take(MAX_CANDIDATES_SHOWN)
+                    .map(|(sig, _)| signature_text(name, sig))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let more = match candidates.len().saturating_sub(MAX_CANDIDATES_SHOWN) {
+                    0 => String::new(),
+                    n => format!(" and {n} more"),
+                };
+                self.error(
+                    span,
+                    format!(
+                        "call to '{name}({arg_types})' is ambiguous: candidates are {shown}{more}"
+                    ),
+                );
                 None
             }
         }
@@ -221,6 +262,8 @@ impl Analyzer<'_> {
                 ty: param.clone(),
                 span,
             },
+            // A scalar for a vector parameter is repeated into every lane (see `SPLAT_COST`).
+            Type::Vector(..) if !value.ty.is_vector() => self.operand_for(value, param),
             _ => match param.scalar() {
                 Some(s) => self.convert_scalar(value, s),
                 None => value,

@@ -2,7 +2,7 @@
 //! result (a folded constant or a type) or its exact diagnostic.
 
 use super::super::preprocess::PreprocessOptions;
-use super::super::tir::{Constant, Expr, ExprKind, Init, StmtKind};
+use super::super::tir::{Constant, ConvertKind, Expr, ExprKind, Init, StmtKind};
 use super::super::types::{Scalar, Type};
 use super::Options;
 
@@ -403,4 +403,77 @@ fn an_async_copy_event_may_be_the_constant_zero() {
     assert_eq!(copy("0"), "");
     assert!(copy("1").contains("no matching function"), "{}", copy("1"));
     assert!(copy("n").contains("no matching function"), "{}", copy("n"));
+}
+
+/// The arguments of the builtin call that initializes the first variable.
+fn builtin_args(source: &str) -> (String, Vec<Expr>, Type) {
+    let e = init_of(source);
+    match e.kind {
+        ExprKind::Builtin { name, args } => (name.to_string(), args, e.ty),
+        other => panic!("not a builtin call: {other:?}"),
+    }
+}
+
+#[test]
+fn a_scalar_argument_is_repeated_into_a_vector_parameter() {
+    // rotate(uint4, uint) calls rotate(uint4, uint4): the count becomes a splat.
+    let (name, args, ty) =
+        builtin_args("kernel void k(uint4 v, uint n) { uint4 r = rotate(v, n); }");
+    assert_eq!(name, "rotate");
+    assert_eq!(ty, Type::Vector(Scalar::UInt, 4));
+    assert_eq!(args[1].ty, Type::Vector(Scalar::UInt, 4));
+    assert!(
+        matches!(&args[1].kind, ExprKind::Convert { kind: ConvertKind::Splat, operand }
+            if operand.ty == Type::Scalar(Scalar::UInt)),
+        "{:?}",
+        args[1].kind
+    );
+    // An int constant is converted to the element type, then repeated (and folded).
+    let (_, args, ty) = builtin_args("kernel void k(uint4 v) { uint4 r = rotate(v, 16); }");
+    assert_eq!(ty, Type::Vector(Scalar::UInt, 4));
+    assert!(
+        matches!(&args[1].kind, ExprKind::Const(c) if *c == ints(&[16; 4], Scalar::UInt)),
+        "{:?}",
+        args[1].kind
+    );
+    assert_eq!(args[1].ty, Type::Vector(Scalar::UInt, 4));
+    // The scalar may come first: mix(float, float4, float4).
+    let (_, args, ty) =
+        builtin_args("kernel void k(float a, float4 b) { float4 r = mix(a, b, b); }");
+    assert_eq!(ty, Type::Vector(Scalar::Float, 4));
+    assert_eq!(args[0].ty, Type::Vector(Scalar::Float, 4));
+}
+
+#[test]
+fn a_splat_ranks_below_exact_matches_and_conversions() {
+    // max(float4, float) exists (6.12.4): it wins over splatting into max(float4, float4),
+    // even through the int-to-float conversion of the literal.
+    let (_, args, _) = builtin_args("kernel void k(float4 v) { float4 r = max(v, 1); }");
+    assert_eq!(args[1].ty, Type::Scalar(Scalar::Float));
+    // Scalar arguments keep the scalar overload.
+    let (_, args, ty) = builtin_args("kernel void k(uint a) { uint r = rotate(a, 3u); }");
+    assert_eq!(ty, Type::Scalar(Scalar::UInt));
+    assert_eq!(args[1].ty, Type::Scalar(Scalar::UInt));
+}
+
+#[test]
+fn ambiguous_and_unmatched_splats_are_errors() {
+    // cross has only float3 and float4 overloads: two scalars splat into both equally.
+    assert_eq!(
+        log("kernel void k() { float4 c = cross(1.0f, 2.0f); }"),
+        "t.cl:1:30: error: call to 'cross(float, float)' is ambiguous: candidates are \
+         cross(float4, float4), cross(float3, float3)\n\
+         kernel void k() { float4 c = cross(1.0f, 2.0f); }\n                             \
+         ^~~~~~~~~~~~~~~~~\n"
+    );
+    // A splat never changes a vector's width: uint2 cannot become uint4.
+    assert!(
+        log("kernel void k(uint4 v, uint2 n) { uint4 r = rotate(v, n); }")
+            .contains("no matching function for call to 'rotate(uint4, uint2)'")
+    );
+    // Nor does it make a scalar of another kind of value: a pointer is not splatted.
+    assert!(
+        log("kernel void k(uint4 v, global uint *p) { uint4 r = rotate(v, p); }")
+            .contains("no matching function for call to 'rotate(uint4, __global uint *)'")
+    );
 }

@@ -1,0 +1,68 @@
+//! Compiling OpenCL C and running its kernels directly (no runtime): the argument block and
+//! the work-group context are built here as the runtime would build them. Shared by the
+//! kernel-running tests (`mod common;`).
+
+#![allow(dead_code)] // each test crate uses part of it
+
+use std::sync::Arc;
+
+use clift_compiler::build::{BuildOptions, build};
+use clift_compiler::kernel::{KernelCode, ParamKind, WorkGroup};
+
+/// The kernels of `source`; panics with the build log if it does not build.
+pub fn compile(source: &str) -> Vec<Arc<KernelCode>> {
+    match build("test.cl", source, &BuildOptions::default()) {
+        Ok(b) => b.kernels,
+        Err(log) => panic!("build failed:\n{log}"),
+    }
+}
+
+/// Runs `kernel` over a 1D range of `global` items in groups of `local`, with `args`
+/// (one u64 per parameter slot: pointers or small values) and `local_bytes` of local memory.
+pub fn run_1d(kernel: &KernelCode, global: usize, local: usize, args: &[u64], local_bytes: usize) {
+    let bytes: Vec<Vec<u8>> = kernel
+        .params
+        .iter()
+        .zip(args)
+        .map(|(p, v)| {
+            let size = match p.kind {
+                ParamKind::Value { size } => size,
+                _ => 8,
+            };
+            v.to_ne_bytes()[..size].to_vec()
+        })
+        .collect();
+    run_1d_bytes(kernel, global, local, &bytes, local_bytes);
+}
+
+/// [`run_1d`] with each parameter's slot given as its bytes (for structs passed by value).
+pub fn run_1d_bytes(
+    kernel: &KernelCode,
+    global: usize,
+    local: usize,
+    args: &[Vec<u8>],
+    local_bytes: usize,
+) {
+    let mut block = vec![0u8; kernel.args_size.max(8)];
+    for (p, v) in kernel.params.iter().zip(args) {
+        block[p.offset..p.offset + v.len()].copy_from_slice(v);
+    }
+    let mut local_memory = vec![0u128; local_bytes.div_ceil(16).max(1)];
+    let mut frames = vec![0u128; (kernel.frame_size * local).div_ceil(16).max(1)];
+    for g in 0..global / local {
+        let group = WorkGroup {
+            work_dim: 1,
+            _pad: 0,
+            global_offset: [0; 3],
+            global_size: [global as u64, 1, 1],
+            local_size: [local as u64, 1, 1],
+            num_groups: [(global / local) as u64, 1, 1],
+            group_id: [g as u64, 0, 0],
+            local_memory: local_memory.as_mut_ptr().cast(),
+            private_frames: frames.as_mut_ptr().cast(),
+            printf_buffer: std::ptr::null(),
+        };
+        // SAFETY: the block holds every parameter the kernel reads; the buffers outlive the call.
+        unsafe { (kernel.entry)(block.as_ptr(), &group) };
+    }
+}

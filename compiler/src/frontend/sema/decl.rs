@@ -327,6 +327,16 @@ impl Analyzer<'_> {
                 if declared.ty.space != AddressSpace::Private {
                     self.error(span, "field may not be qualified with an address space");
                 }
+                // 6.9.b (images) and 6.12.14.1 (samplers): they are no field types.
+                if let Some(name) = opaque_type_name(&declared.ty.ty) {
+                    self.error(
+                        span,
+                        format!(
+                            "the '{name}' type cannot be used to declare a structure or union field"
+                        ),
+                    );
+                    continue;
+                }
                 members.push((name, declared.ty));
             }
         }
@@ -449,6 +459,14 @@ impl Analyzer<'_> {
                     });
                 }
                 DeclaratorKind::Pointer { qualifiers, inner } => {
+                    // 6.9.b (images) and 6.12.14.1 (samplers): no pointers to them.
+                    if let Some(name) = opaque_type_name(&ty.ty) {
+                        self.error(
+                            node.span,
+                            format!("pointer to type '{name}' is invalid in OpenCL"),
+                        );
+                        return None;
+                    }
                     let mut p = QualType::new(Type::Pointer(Box::new(ty)));
                     for q in qualifiers {
                         match &q.kind {
@@ -471,6 +489,14 @@ impl Analyzer<'_> {
                     node = inner;
                 }
                 DeclaratorKind::Array { inner, size, .. } => {
+                    // 6.9.b (images) and 6.12.14.1 (samplers): no arrays of them.
+                    if let Some(name) = opaque_type_name(&ty.ty) {
+                        self.error(
+                            node.span,
+                            format!("array of '{name}' type is invalid in OpenCL"),
+                        );
+                        return None;
+                    }
                     if matches!(ty.ty, Type::Void | Type::Function(_))
                         || !self.is_complete_object(&ty.ty)
                     {
@@ -1178,6 +1204,12 @@ impl Analyzer<'_> {
 
 /// The byte offset and type of slot `i` of an aggregate being initialized.
 type SlotOf = Box<dyn Fn(u64) -> Option<(u64, Type)>>;
+
+/// The name of an image or sampler type: the types that exist only as values (parameters,
+/// and variables for samplers), never inside a struct, an array or behind a pointer.
+fn opaque_type_name(ty: &Type) -> Option<String> {
+    matches!(ty, Type::Image(_) | Type::Sampler).then(|| ty.to_string())
+}
 
 /// Parameters of array type are pointers to the element (C99 6.7.5.3).
 fn adjust_parameter(ty: QualType) -> QualType {

@@ -818,6 +818,18 @@ impl Analyzer<'_> {
             );
             return None;
         }
+        // 6.9.b: "An image function argument cannot be modified." Images only exist as
+        // parameters, so every image place is one.
+        if let Type::Image(kind) = &place.ty.ty {
+            self.error(
+                span,
+                format!(
+                    "image argument of type '{}' cannot be modified",
+                    kind.name()
+                ),
+            );
+            return None;
+        }
         if let PlaceKind::Lanes { lanes, .. } = &place.kind {
             let mut seen = [false; 16];
             for &l in lanes {

@@ -111,13 +111,8 @@ fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
             StmtKind::Decl {
-                init: Some(Init::Expr(e)),
-                ..
-            } => f(e),
-            StmtKind::Decl {
-                init: Some(Init::Aggregate(items)),
-                ..
-            } => items.iter().for_each(|(_, e)| f(e)),
+                init: Some(init), ..
+            } => for_each_init_expr(init, f),
             StmtKind::Block(b) => for_each_stmt_expr(b, f),
             StmtKind::If {
                 cond,
@@ -144,6 +139,13 @@ fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+fn for_each_init_expr(init: &Init, f: &mut dyn FnMut(&Expr)) {
+    match init {
+        Init::Expr(e) => f(e),
+        Init::Aggregate(items) => items.iter().for_each(|(_, e)| f(e)),
+    }
+}
+
 fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
     match &p.kind {
         PlaceKind::Deref(e) | PlaceKind::Value(e) => f(e),
@@ -153,6 +155,7 @@ fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
         }
         PlaceKind::Field { record, .. } => for_each_place_child(record, f),
         PlaceKind::Lanes { vector, .. } => for_each_place_child(vector, f),
+        PlaceKind::CompoundLiteral { init, .. } => for_each_init_expr(init, f),
         PlaceKind::Local(_) | PlaceKind::Global(_) => {}
     }
 }
@@ -204,7 +207,7 @@ fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 /// The root variable of a place, if any.
 fn place_root(p: &Place) -> Option<LocalId> {
     match &p.kind {
-        PlaceKind::Local(id) => Some(*id),
+        PlaceKind::Local(id) | PlaceKind::CompoundLiteral { local: id, .. } => Some(*id),
         PlaceKind::Element { array, .. } => place_root(array),
         PlaceKind::Field { record, .. } => place_root(record),
         PlaceKind::Lanes { vector, .. } => place_root(vector),
@@ -594,24 +597,8 @@ impl Lower<'_, '_> {
                 self.expr(e)?;
             }
             StmtKind::Decl { local, init } => {
-                let ty = self.func.local(*local).ty.ty.clone();
-                match init {
-                    None => {}
-                    Some(Init::Expr(e)) => {
-                        let v = self.expr(e)?;
-                        self.store_local(*local, &ty, v)?;
-                    }
-                    Some(Init::Aggregate(items)) => {
-                        let PlaceRef::Mem(base) = self.local_ref(*local) else {
-                            return unsupported("aggregate initializer of a register variable");
-                        };
-                        self.zero_fill(base, ty.size());
-                        for (offset, e) in items {
-                            let v = self.expr(e)?;
-                            let addr = self.b.ins().iadd_imm_s(base, *offset as i64);
-                            self.store(&PlaceRef::Mem(addr), &e.ty, v)?;
-                        }
-                    }
+                if let Some(init) = init {
+                    self.init_local(*local, init)?;
                 }
             }
             StmtKind::Block(b) => self.block(b)?,
@@ -812,6 +799,29 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Stores a variable's initializer (an aggregate's unnamed bytes become zero).
+    fn init_local(&mut self, local: LocalId, init: &Init) -> Result<()> {
+        let ty = self.func.local(local).ty.ty.clone();
+        match init {
+            Init::Expr(e) => {
+                let v = self.expr(e)?;
+                self.store_local(local, &ty, v)
+            }
+            Init::Aggregate(items) => {
+                let PlaceRef::Mem(base) = self.local_ref(local) else {
+                    return unsupported("aggregate initializer of a register variable");
+                };
+                self.zero_fill(base, ty.size());
+                for (offset, e) in items {
+                    let v = self.expr(e)?;
+                    let addr = self.b.ins().iadd_imm_s(base, *offset as i64);
+                    self.store(&PlaceRef::Mem(addr), &e.ty, v)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     fn place(&mut self, p: &Place) -> Result<PlaceRef> {
         Ok(match &p.kind {
             PlaceKind::Local(id) => self.local_ref(*id),
@@ -847,6 +857,10 @@ impl Lower<'_, '_> {
                     return unsupported("lanes of a non-vector");
                 };
                 PlaceRef::Lanes(Box::new(self.place(vector)?), lanes.clone(), s, n)
+            }
+            PlaceKind::CompoundLiteral { local, init } => {
+                self.init_local(*local, init)?;
+                self.local_ref(*local)
             }
         })
     }

@@ -410,6 +410,12 @@ pub enum PlaceKind {
         vector: Box<Place>,
         lanes: Vec<u8>,
     },
+    /// A compound literal (`(struct S){1, 2}`, `(int[]){1, 2}`): an unnamed variable of the
+    /// function, initialized by `init` each time the place is evaluated (C99 6.5.2.5).
+    CompoundLiteral {
+        local: LocalId,
+        init: Box<Init>,
+    },
 }
 
 impl Expr {

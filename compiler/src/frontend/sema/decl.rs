@@ -11,6 +11,7 @@ use super::super::tir::{
 use super::super::types::{
     AddressSpace, FunctionType, ImageKind, QualType, Qualifiers, Record, Scalar, Type,
 };
+use super::record;
 use super::{Analyzer, FunctionState, Symbol, Tag};
 
 /// What declaration specifiers said, once combined.
@@ -288,6 +289,8 @@ impl Analyzer<'_> {
             };
         };
         let mut members: Vec<(Arc<str>, QualType)> = Vec::new();
+        // Every member name the record makes visible, those of anonymous members included.
+        let mut visible: Vec<Arc<str>> = Vec::new();
         for item in body {
             let ast::StructItem::Field(field) = item else {
                 continue;
@@ -296,10 +299,19 @@ impl Analyzer<'_> {
                 continue;
             };
             if field.declarators.is_empty() {
-                self.error(
-                    field.span,
-                    "anonymous struct and union members are not supported",
-                );
+                // C11 6.7.2.1p13: an untagged struct or union with no declarator is an
+                // anonymous member; its members are reached as the record's own.
+                if !is_anonymous_record(&field.specifiers) {
+                    self.error(field.span, "declaration does not declare anything");
+                    continue;
+                }
+                let names = record::visible_names(&Arc::from(record::ANONYMOUS), &specs.ty.ty);
+                if let Some(dup) = names.iter().find(|n| visible.contains(n)) {
+                    self.error(field.span, format!("duplicate member '{dup}'"));
+                    continue;
+                }
+                visible.extend(names);
+                members.push((Arc::from(record::ANONYMOUS), specs.ty.clone()));
                 continue;
             }
             for d in &field.declarators {
@@ -313,7 +325,7 @@ impl Analyzer<'_> {
                 let Some((name, span)) = declared.name else {
                     continue;
                 };
-                if members.iter().any(|(n, _)| *n == name) {
+                if visible.contains(&name) {
                     self.error(span, format!("duplicate member '{name}'"));
                     continue;
                 }
@@ -337,6 +349,7 @@ impl Analyzer<'_> {
                     );
                     continue;
                 }
+                visible.push(Arc::clone(&name));
                 members.push((name, declared.ty));
             }
         }
@@ -1065,10 +1078,30 @@ impl Analyzer<'_> {
                     self.vector_literal(*elem, *n, parts, init.span)?,
                 ))
             }
+            (
+                ast::InitializerKind::List(items),
+                Type::Scalar(_) | Type::Pointer(_) | Type::Enum(..),
+            ) => {
+                // `int x = { 1 };`: a scalar in braces (C99 6.7.8p11), one expression.
+                let Some(first) = items.first() else {
+                    self.error(init.span, "scalar initializer cannot be empty");
+                    return None;
+                };
+                if !first.designators.is_empty() {
+                    self.error(first.span, "designator in the initializer of a scalar");
+                    return None;
+                }
+                if items.len() > 1 {
+                    self.error(items[1].span, "excess elements in scalar initializer");
+                }
+                let mut out = Vec::new();
+                self.aggregate(&ty.ty.clone(), 0, &items[..1], 0, &mut out, Braces::Own)?;
+                out.pop().map(|(_, e)| Init::Expr(e))
+            }
             (ast::InitializerKind::List(items), _) => {
                 let mut out = Vec::new();
                 let ty_value = ty.ty.clone();
-                let consumed = self.aggregate(&ty_value, 0, items, 0, &mut out, true)?;
+                let consumed = self.aggregate(&ty_value, 0, items, 0, &mut out, Braces::Own)?;
                 if let Type::Array(elem, None) = &ty.ty {
                     let len = consumed.max(1) as u64;
                     *ty = QualType {
@@ -1081,9 +1114,49 @@ impl Analyzer<'_> {
         }
     }
 
+    /// The slot of aggregate `ty` a designator names, and whether it names it through an
+    /// anonymous member (the slot is then the anonymous member, and the designator still
+    /// has to be applied inside it).
+    fn designated_slot(
+        &mut self,
+        d: &ast::Designator,
+        ty: &Type,
+        span: Span,
+    ) -> Option<(u64, bool)> {
+        match (d, ty) {
+            (ast::Designator::Index(e), Type::Array(..)) => {
+                let v = self.integer_constant(e)?;
+                if v < 0 {
+                    self.error(e.span, format!("array designator value '{v}' is negative"));
+                    return None;
+                }
+                Some((v as u64, false))
+            }
+            (ast::Designator::Field(name), Type::Record(r)) => {
+                match record::member_path(r, &name.name) {
+                    Some(path) => Some((u64::from(path[0]), path.len() > 1)),
+                    None => {
+                        self.error(
+                            name.span,
+                            format!(
+                                "field designator '{}' does not refer to any field",
+                                name.name
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.error(span, "designator does not match the initialized type");
+                None
+            }
+        }
+    }
+
     /// Fills an aggregate (array, struct, union) at byte `base` from `items[start..]`,
-    /// C99 6.7.8's brace elision included; returns how many elements (arrays) or items were
-    /// consumed.
+    /// C99 6.7.8's brace elision and nested designators included; returns how many elements
+    /// (arrays) or items were consumed.
     fn aggregate(
         &mut self,
         ty: &Type,
@@ -1091,8 +1164,12 @@ impl Analyzer<'_> {
         items: &[ast::InitItem],
         start: usize,
         out: &mut Vec<(u64, tir::Expr)>,
-        braced: bool,
+        braces: Braces,
     ) -> Option<usize> {
+        let (braced, skip) = match braces {
+            Braces::Own => (true, 0),
+            Braces::Elided { skip } => (false, skip),
+        };
         let (slots, slot_type): (u64, SlotOf) = match ty {
             Type::Array(elem, len) => {
                 let elem_ty = elem.ty.clone();
@@ -1129,47 +1206,66 @@ impl Analyzer<'_> {
         let mut index = 0u64;
         let mut i = start;
         let mut max_index = 0u64;
-        while i < items.len() && index < slots {
+        while i < items.len() {
             let item = &items[i];
-            if let Some(d) = item.designators.first() {
+            // The designators of this item that are this level's: an enclosing level took
+            // the first `skip` of the first item's (`.a.b = 1` reaches here as `.b`).
+            let taken = if i == start { skip } else { 0 };
+            let designators = item.designators.get(taken..).unwrap_or_default();
+            if designators.is_empty() && index >= slots {
+                // Past the last slot: the rest belongs to an enclosing level, or is excess.
+                break;
+            }
+            let mut item_taken = taken;
+            if let Some(d) = designators.first() {
                 if !braced && i != start {
                     break;
                 }
-                index = match (d, ty) {
-                    (ast::Designator::Index(e), Type::Array(..)) => {
-                        self.integer_constant(e).map(|v| v as u64)?
-                    }
-                    (ast::Designator::Field(name), Type::Record(r)) => {
-                        match r.fields.iter().position(|f| f.name == name.name) {
-                            Some(p) => p as u64,
-                            None => {
-                                self.error(
-                                    name.span,
-                                    format!(
-                                        "field designator '{}' does not refer to any field",
-                                        name.name
-                                    ),
-                                );
-                                return None;
-                            }
-                        }
-                    }
-                    _ => {
-                        self.error(item.span, "designator does not match the initialized type");
-                        return None;
-                    }
-                };
-                if item.designators.len() > 1 {
-                    self.error(item.span, "nested designators are not supported yet");
+                let (slot, through_anonymous) = self.designated_slot(d, ty, item.span)?;
+                index = slot;
+                if let Type::Array(_, Some(n)) = ty
+                    && index >= *n
+                {
+                    self.error(
+                        item.span,
+                        format!("array designator index ({index}) exceeds array bounds ({n})"),
+                    );
                     return None;
                 }
+                if designators.len() > 1 || through_anonymous {
+                    // A nested designator: the rest of the list (or, through an anonymous
+                    // member, the same designator) applies inside the designated slot, and
+                    // the items after it continue there (C99 6.7.8p17).
+                    let (offset, slot_ty) = slot_type(index)?;
+                    if !matches!(slot_ty, Type::Array(..) | Type::Record(_)) {
+                        self.error(
+                            item.span,
+                            format!("designator into a value of non-aggregate type '{slot_ty}'"),
+                        );
+                        return None;
+                    }
+                    let next = taken + usize::from(!through_anonymous);
+                    let used = self.aggregate(
+                        &slot_ty,
+                        base + offset,
+                        items,
+                        i,
+                        out,
+                        Braces::Elided { skip: next },
+                    )?;
+                    i += used.max(1);
+                    index += 1;
+                    max_index = max_index.max(index);
+                    continue;
+                }
+                item_taken += 1;
             }
             let Some((offset, slot_ty)) = slot_type(index) else {
                 break;
             };
             match &item.value.kind {
                 ast::InitializerKind::List(inner) => {
-                    self.aggregate(&slot_ty, base + offset, inner, 0, out, true)?;
+                    self.aggregate(&slot_ty, base + offset, inner, 0, out, Braces::Own)?;
                     i += 1;
                 }
                 ast::InitializerKind::Expr(e) => {
@@ -1177,7 +1273,14 @@ impl Analyzer<'_> {
                     let value = self.expr(e)?;
                     if is_aggregate && value.ty != slot_ty {
                         // Brace elision: the item starts the sub-aggregate's initializers.
-                        let used = self.aggregate(&slot_ty, base + offset, items, i, out, false)?;
+                        let used = self.aggregate(
+                            &slot_ty,
+                            base + offset,
+                            items,
+                            i,
+                            out,
+                            Braces::Elided { skip: item_taken },
+                        )?;
                         i += used.max(1);
                     } else {
                         out.push((
@@ -1202,8 +1305,29 @@ impl Analyzer<'_> {
     }
 }
 
+/// Whether the items an aggregate is filled from are its own braced list, or continue the
+/// list of an enclosing aggregate (brace elision, or the items after a nested designator).
+#[derive(Clone, Copy)]
+enum Braces {
+    Own,
+    /// `skip`: how many designators of the first item enclosing levels already applied
+    /// (`.a.b = 1` fills `a` from `.b = 1`).
+    Elided {
+        skip: usize,
+    },
+}
+
 /// The byte offset and type of slot `i` of an aggregate being initialized.
 type SlotOf = Box<dyn Fn(u64) -> Option<(u64, Type)>>;
+
+/// Whether a member declaration without declarators is C11's anonymous struct or union: its
+/// type is a struct or union defined right there, without a tag.
+fn is_anonymous_record(specifiers: &ast::DeclSpecifiers) -> bool {
+    specifiers.items.iter().any(|item| {
+        matches!(&item.kind, DeclSpecifierKind::Type(TypeSpecifier::Struct(s))
+            if s.tag.is_none() && s.body.is_some())
+    })
+}
 
 /// The name of an image or sampler type: the types that exist only as values (parameters,
 /// and variables for samplers), never inside a struct, an array or behind a pointer.

@@ -203,10 +203,9 @@ impl Analyzer<'_> {
                         self.vector_literal(*elem, *n, parts, span)
                             .map(Operand::Value)
                     }
-                    _ => {
-                        self.error(span, "compound literals of this type are not supported yet");
-                        None
-                    }
+                    _ => self
+                        .compound_literal(target, init, span)
+                        .map(Operand::Place),
                 }
             }
             ast::ExprKind::Binary {
@@ -516,55 +515,48 @@ impl Analyzer<'_> {
         };
         match &ty {
             Type::Record(r) => {
-                let Some(index) = r.fields.iter().position(|f| f.name == member.name) else {
+                let Some(path) = super::record::member_path(r, &member.name) else {
                     self.error(
                         member.span,
                         format!("no member named '{}' in '{ty}'", member.name),
                     );
                     return None;
                 };
-                let field_ty = r.fields[index].ty.clone();
-                match base {
-                    Operand::Place(p) => {
-                        let fty = QualType {
-                            space: p.ty.space,
-                            quals: merge(p.ty.quals, field_ty.quals),
-                            ty: field_ty.ty,
-                        };
-                        Some(Operand::Place(Place {
-                            kind: PlaceKind::Field {
-                                record: Box::new(p),
-                                field: index as u32,
-                            },
-                            ty: fty,
-                            span,
-                        }))
-                    }
+                let mut place = match base {
+                    Operand::Place(p) => p,
+                    // A struct value that is not a variable (a call's result): its fields
+                    // can be read, not assigned.
                     Operand::Value(v) => {
-                        // A struct value that is not a variable (a call's result): its fields
-                        // can be read, not assigned.
-                        let record_ty = QualType::new(v.ty.clone());
-                        let holder = Place {
+                        let mut record_ty = QualType::new(v.ty.clone());
+                        record_ty.quals.is_const = true;
+                        Place {
                             kind: PlaceKind::Value(Box::new(v)),
                             ty: record_ty,
                             span,
-                        };
-                        let quals = Qualifiers {
-                            is_const: true,
-                            ..field_ty.quals
-                        };
-                        let fty = QualType { quals, ..field_ty };
-                        let field = PlaceKind::Field {
-                            record: Box::new(holder),
-                            field: index as u32,
-                        };
-                        Some(Operand::Place(Place {
-                            kind: field,
-                            ty: fty,
-                            span,
-                        }))
+                        }
                     }
+                };
+                // One field per step; more than one through anonymous members.
+                for index in path {
+                    let Type::Record(r) = &place.ty.ty else {
+                        return None;
+                    };
+                    let field_ty = r.fields[index as usize].ty.clone();
+                    let ty = QualType {
+                        space: place.ty.space,
+                        quals: merge(place.ty.quals, field_ty.quals),
+                        ty: field_ty.ty,
+                    };
+                    place = Place {
+                        kind: PlaceKind::Field {
+                            record: Box::new(place),
+                            field: index,
+                        },
+                        ty,
+                        span,
+                    };
                 }
+                Some(Operand::Place(place))
             }
             Type::Vector(elem, n) if !arrow => {
                 let lanes = self.swizzle_lanes(&member.name, *n, member.span)?;
@@ -609,6 +601,50 @@ impl Analyzer<'_> {
                 None
             }
         }
+    }
+
+    /// A compound literal of a non-vector type (C99 6.5.2.5): an unnamed variable of the
+    /// function (an lvalue), initialized where the literal is evaluated.
+    fn compound_literal(
+        &mut self,
+        target: Type,
+        init: &ast::Initializer,
+        span: Span,
+    ) -> Option<Place> {
+        if self.current.is_none() {
+            self.error(span, "compound literals are not supported at program scope");
+            return None;
+        }
+        if matches!(
+            target,
+            Type::Void | Type::Function(_) | Type::Image(_) | Type::Sampler | Type::Event
+        ) {
+            self.error(
+                span,
+                format!("compound literal of type '{target}' is invalid"),
+            );
+            return None;
+        }
+        // An array without a length takes it from the initializer; anything else must be
+        // complete before it can be initialized.
+        if !matches!(target, Type::Array(_, None)) && !self.is_complete_object(&target) {
+            self.error(
+                span,
+                format!("compound literal has incomplete type '{target}'"),
+            );
+            return None;
+        }
+        let mut ty = QualType::new(target);
+        let init = self.initializer(&mut ty, init)?;
+        let local = self.new_local(Arc::from("<compound literal>"), ty.clone(), span);
+        Some(Place {
+            kind: PlaceKind::CompoundLiteral {
+                local,
+                init: Box::new(init),
+            },
+            ty,
+            span,
+        })
     }
 
     /// The lanes a swizzle names (6.1.7): `xyzw` (for vectors of up to 4), `s0`–`sF`, `hi`,

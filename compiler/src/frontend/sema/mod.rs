@@ -10,10 +10,13 @@
 //!
 //! [`tir`]: super::tir
 
+#[cfg(test)]
+mod aggregate_tests;
 mod builtin;
 mod constant;
 mod decl;
 mod expr;
+mod record;
 #[cfg(test)]
 mod rules_tests;
 mod stmt;

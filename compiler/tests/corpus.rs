@@ -7,6 +7,8 @@
 //! The frontend's throughput on the corpus (ignored by default; run it in release mode):
 //! `cargo test --release -p clift-compiler --test corpus -- --ignored --nocapture`.
 
+mod common;
+
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,20 +51,9 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-/// The `.cl` files directly in `dir`, sorted.
-fn cl_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "cl"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// The corpus: (file name, text).
 fn corpus() -> Vec<(String, String)> {
-    let files = cl_files(&corpus_dir());
+    let files = common::cl_files("corpus");
     assert!(
         files.len() >= 60,
         "the corpus has {} programs, expected at least 60",
@@ -131,7 +122,7 @@ fn known_failures_still_fail() {
     if !dir.is_dir() {
         return;
     }
-    for path in cl_files(&dir) {
+    for path in common::cl_files("corpus/known_failures") {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = fs::read_to_string(&path).unwrap();
         let (count, _) = check(&name, &text);

@@ -4,7 +4,6 @@
 //! `cargo test --release -p clift-compiler --test parse_robust -- --ignored --nocapture`.
 
 use std::fs;
-use std::path::Path;
 use std::time::Instant;
 
 use clift_compiler::frontend::ast::{ExternalDecl, StmtKind, TranslationUnit};
@@ -13,6 +12,7 @@ use clift_compiler::frontend::parse;
 use clift_compiler::frontend::source::SourceMap;
 use clift_compiler::frontend::token::Token;
 
+mod common;
 #[path = "parse/support.rs"]
 mod support;
 
@@ -202,14 +202,7 @@ fn random_token_soups_never_panic() {
 
 /// The golden inputs, as token lists.
 fn corpus() -> Vec<(String, Vec<Token>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parse");
-    let mut files: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cl"))
-        .collect();
-    files.sort();
-    files
+    common::cl_files("parse")
         .iter()
         .map(|p| {
             let text = fs::read_to_string(p).unwrap();

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test crate uses part of it
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clift_compiler::build::{BuildOptions, build};
@@ -65,4 +66,18 @@ pub fn run_1d_bytes(
         // SAFETY: the block holds every parameter the kernel reads; the buffers outlive the call.
         unsafe { (kernel.entry)(block.as_ptr(), &group) };
     }
+}
+
+/// The `.cl` files directly in `tests/<dir>` (`corpus`, `parse`), sorted.
+pub fn cl_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "cl"))
+        .collect();
+    files.sort();
+    files
 }

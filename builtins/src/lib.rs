@@ -8,12 +8,15 @@
 //!   `vload_half`/`vstore_half` (6.12.7) and the integer functions (6.12.3): the `extern "C"`
 //!   functions compiled kernels call by symbol, each module's `symbols()`, and exact reference
 //!   definitions for tests and constant folding.
+//! - [`image`]: image formats, chapter 8's addressing and filtering, and the image read
+//!   and write functions kernels call (6.12.14).
 //! - [`math`]: the scalar math functions of 6.12.2 for `float` and `double` (and the `half_`
 //!   and `native_` ones), within the ULP bounds of section 7.4, by symbol (`math::symbols()`).
 
 pub mod abi;
 pub mod convert;
 pub mod half;
+pub mod image;
 pub mod integer;
 pub mod math;
 pub mod printf;

@@ -155,6 +155,44 @@ pub enum Space {
     Constant,
 }
 
+/// The image types of OpenCL 1.2 (6.1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageKind {
+    Image1d,
+    Image1dArray,
+    Image1dBuffer,
+    Image2d,
+    Image2dArray,
+    Image3d,
+}
+
+impl ImageKind {
+    pub const ALL: [ImageKind; 6] = [
+        ImageKind::Image1d,
+        ImageKind::Image1dArray,
+        ImageKind::Image1dBuffer,
+        ImageKind::Image2d,
+        ImageKind::Image2dArray,
+        ImageKind::Image3d,
+    ];
+
+    /// The type's name in OpenCL C.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageKind::Image1d => "image1d_t",
+            ImageKind::Image1dArray => "image1d_array_t",
+            ImageKind::Image1dBuffer => "image1d_buffer_t",
+            ImageKind::Image2d => "image2d_t",
+            ImageKind::Image2dArray => "image2d_array_t",
+            ImageKind::Image3d => "image3d_t",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ImageKind> {
+        ImageKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// A parameter or result type of a builtin overload.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BType {
@@ -169,6 +207,7 @@ pub enum BType {
     },
     Event,
     Sampler,
+    Image(ImageKind),
 }
 
 impl BType {
@@ -225,6 +264,7 @@ impl std::fmt::Display for BType {
             }
             BType::Event => f.write_str("event_t"),
             BType::Sampler => f.write_str("sampler_t"),
+            BType::Image(k) => f.write_str(k.name()),
         }
     }
 }

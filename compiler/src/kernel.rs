@@ -71,8 +71,9 @@ pub enum ParamKind {
     Value { size: usize },
     /// A `sampler_t` (4 bytes: the sampler's bits).
     Sampler,
-    /// An image (8 bytes: the image's descriptor address).
-    Image,
+    /// An image of this type (8 bytes: the address of the image's
+    /// `clift_builtins::image::ImageDescriptor`).
+    Image(crate::frontend::types::ImageKind),
 }
 
 /// `clGetKernelArgInfo`'s view of a parameter (`-cl-kernel-arg-info`).

@@ -39,6 +39,16 @@ pub mod limits {
     pub const MAX_LOCAL_MEM_SIZE: u64 = 4 << 20;
     /// The spec's lower bound for `CL_DEVICE_MAX_MEM_ALLOC_SIZE` (full profile).
     pub const MIN_MAX_MEM_ALLOC: u64 = 128 << 20;
+    /// Image limits: the full profile's minimums or more. Images are host memory, so the
+    /// bounds only keep sizes and pitches far from overflow.
+    pub const IMAGE2D_MAX_SIDE: usize = 16384;
+    pub const IMAGE3D_MAX_SIDE: usize = 2048;
+    /// `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE`: elements of a 1D buffer image.
+    pub const IMAGE_MAX_BUFFER_SIZE: usize = 1 << 27;
+    pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
+    pub const MAX_READ_IMAGE_ARGS: u32 = 128;
+    pub const MAX_WRITE_IMAGE_ARGS: u32 = 64;
+    pub const MAX_SAMPLERS: u32 = 16;
     /// Timestamps come from a monotonic nanosecond clock.
     pub const PROFILING_TIMER_RESOLUTION_NS: usize = 1;
 }
@@ -53,6 +63,7 @@ pub const OPENCL_C_EXTENSIONS: &[&str] = &[
     "cl_khr_int64_extended_atomics",
     "cl_khr_byte_addressable_store",
     "cl_khr_fp64",
+    "cl_khr_3d_image_writes",
 ];
 
 /// How a sub-device was made: the request of `clCreateSubDevices`.
@@ -184,10 +195,10 @@ impl Device {
         list.join(" ")
     }
 
-    /// `CL_DEVICE_IMAGE_SUPPORT`: images (and so samplers) are not supported yet; the image
-    /// issue turns this on.
+    /// `CL_DEVICE_IMAGE_SUPPORT`: every image type, the formats of
+    /// `clift_builtins::image::format::Format::supported`, and samplers.
     pub fn image_support(&self) -> bool {
-        false
+        true
     }
 
     pub fn max_clock_mhz(&self) -> u32 {

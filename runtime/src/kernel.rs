@@ -23,6 +23,10 @@ pub enum ArgValue {
     Local(usize),
     /// The bytes of a by-value argument.
     Bytes(Vec<u8>),
+    /// An image (its kind matches the parameter's).
+    Image(Arc<Mem>),
+    /// A sampler's bits (`clift_builtins::image::sample`).
+    Sampler(u32),
 }
 
 #[repr(C)]
@@ -215,6 +219,18 @@ impl Kernel {
                 }
                 (ArgValue::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
                     slot[..*size].copy_from_slice(bytes);
+                }
+                (ArgValue::Image(mem), ParamKind::Image(_)) => {
+                    let Some(image) = mem.image_info() else {
+                        return fail(CL_INVALID_KERNEL_ARGS);
+                    };
+                    // The descriptor lives in the image object, which the launch holds.
+                    let address = &image.descriptor as *const _ as u64;
+                    slot[..8].copy_from_slice(&address.to_ne_bytes());
+                    buffers.push(Arc::clone(mem));
+                }
+                (ArgValue::Sampler(bits), ParamKind::Sampler) => {
+                    slot[..4].copy_from_slice(&bits.to_ne_bytes());
                 }
                 _ => return fail(CL_INVALID_KERNEL_ARGS),
             }

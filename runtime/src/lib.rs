@@ -9,6 +9,7 @@ pub mod context;
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod image;
 pub mod kernel;
 pub mod memory;
 pub mod object;

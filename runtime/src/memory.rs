@@ -1,4 +1,4 @@
-//! Memory objects: buffers and sub-buffers over host memory.
+//! Memory objects: buffers, sub-buffers and images over host memory.
 //!
 //! A CPU device shares the host's memory, so a buffer's storage is simply an aligned host
 //! allocation, or the application's own pointer with `CL_MEM_USE_HOST_PTR` (zero copy).
@@ -17,6 +17,7 @@ use parking_lot::Mutex;
 use crate::context::Context;
 use crate::device::limits::MIN_DATA_TYPE_ALIGN_BYTES;
 use crate::error::{ClResult, fail};
+use crate::image::{Format, ImageGeometry, ImageInfo};
 use crate::object::{ClObject, Header, ObjectKind};
 
 /// The bytes behind a buffer.
@@ -86,6 +87,14 @@ impl Drop for Storage {
     }
 }
 
+/// Where an image's bytes live.
+pub enum ImageStorage {
+    /// Its own allocation, or the application's memory with `CL_MEM_USE_HOST_PTR`.
+    Own(Storage),
+    /// A buffer's (`CL_MEM_OBJECT_IMAGE1D_BUFFER`), which the image keeps alive.
+    Buffer(Arc<Mem>),
+}
+
 /// `clSetMemObjectDestructorCallback`'s function and data.
 #[derive(Clone, Copy, Debug)]
 pub struct DestructorCallback {
@@ -121,6 +130,8 @@ pub struct Mem {
     host_ptr: *mut c_void,
     destructors: Mutex<Vec<DestructorCallback>>,
     mappings: Mutex<Vec<Mapping>>,
+    /// Format, geometry and kernel descriptor of an image; `None` for buffers.
+    image: Option<Box<ImageInfo>>,
 }
 
 // SAFETY: `host_ptr` is only reported back (`CL_MEM_HOST_PTR`); the storage is Send + Sync.
@@ -155,6 +166,7 @@ impl Mem {
             host_ptr,
             destructors: Mutex::new(Vec::new()),
             mappings: Mutex::new(Vec::new()),
+            image: None,
         })
     }
 
@@ -182,7 +194,59 @@ impl Mem {
             host_ptr,
             destructors: Mutex::new(Vec::new()),
             mappings: Mutex::new(Vec::new()),
+            image: None,
         })
+    }
+
+    /// An image over `storage`, or (an image from a buffer, `CL_MEM_OBJECT_IMAGE1D_BUFFER`)
+    /// over `buffer`'s bytes (format, geometry and flags validated by the caller).
+    pub fn image(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        storage: ImageStorage,
+        host_ptr: *mut c_void,
+        format: Format,
+        geometry: ImageGeometry,
+    ) -> Arc<Mem> {
+        let (storage, offset, parent) = match storage {
+            ImageStorage::Own(s) => (Arc::new(s), 0, None),
+            ImageStorage::Buffer(b) => (Arc::clone(&b.storage), b.offset, Some(b)),
+        };
+        let data = storage.as_ptr().wrapping_add(offset);
+        let descriptor = geometry.descriptor(format, data);
+        Arc::new(Mem {
+            header: Header::new(ObjectKind::Mem),
+            context,
+            flags,
+            size: geometry.size(),
+            offset,
+            storage: ManuallyDrop::new(storage),
+            parent,
+            host_ptr,
+            destructors: Mutex::new(Vec::new()),
+            mappings: Mutex::new(Vec::new()),
+            image: Some(Box::new(ImageInfo {
+                format,
+                geometry,
+                descriptor,
+            })),
+        })
+    }
+
+    /// The image's format and geometry; `None` for a buffer.
+    pub fn image_info(&self) -> Option<&ImageInfo> {
+        self.image.as_deref()
+    }
+
+    pub fn is_image(&self) -> bool {
+        self.image.is_some()
+    }
+
+    /// `CL_MEM_TYPE`.
+    pub fn object_type(&self) -> cl_mem_object_type {
+        self.image
+            .as_ref()
+            .map_or(CL_MEM_OBJECT_BUFFER, |i| i.geometry.image_type)
     }
 
     pub fn context(&self) -> &Arc<Context> {

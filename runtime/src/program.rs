@@ -94,6 +94,7 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             extensions,
             fast_relaxed_math: options.math.fast_relaxed_math,
             fp64: true,
+            image_support: true,
             opencl_c_version: if options.cl_std == Some(ClStd::Cl11) {
                 110
             } else {

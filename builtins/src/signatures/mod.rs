@@ -338,6 +338,9 @@ fn named_type(name: &str, n: u8) -> Option<BType> {
         "sampler_t" => return Some(BType::Sampler),
         _ => {}
     }
+    if let Some(kind) = crate::types::ImageKind::from_name(name) {
+        return Some(BType::Image(kind));
+    }
     let digits = name.find(|c: char| c.is_ascii_digit())?;
     let element = Scalar::from_name(&name[..digits])?;
     let lanes: u8 = name[digits..].parse().ok()?;

@@ -57,6 +57,10 @@ impl Lower<'_, '_> {
             }
             "wait_group_events" | "prefetch" => return Ok(Vec::new()),
             "shuffle" | "shuffle2" => return self.shuffle(&values, args, ret),
+            n if n.starts_with("read_image") || n.starts_with("write_image") => {
+                return self.image_access(n, &values, args);
+            }
+            n if n.starts_with("get_image_") => return Ok(self.image_query(n, &values, args)),
             "printf" => return self.printf(&values, args),
             "select" => return Ok(self.select(&values, &arg_ty(2))),
             "bitselect" => {

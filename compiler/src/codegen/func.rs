@@ -493,7 +493,8 @@ impl Lower<'_, '_> {
                         vec![self.b.ins().iadd(base, off)]
                     }
                     ParamKind::Sampler => vec![self.b.ins().load(types::I32, flags, args, offset)],
-                    ParamKind::Image => return unsupported("images are not supported yet"),
+                    // The address of the image's descriptor.
+                    ParamKind::Image(_) => vec![self.b.ins().load(types::I64, flags, args, offset)],
                     ParamKind::Value { .. } => match lane_types(&ty) {
                         Some((t, n)) => {
                             let size = t.bytes() as i32;

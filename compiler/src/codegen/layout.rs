@@ -22,7 +22,7 @@ pub fn param_kind(ty: &Type) -> ParamKind {
                 constant: space == AddressSpace::Constant,
             },
         },
-        Type::Image(_) => ParamKind::Image,
+        Type::Image(k) => ParamKind::Image(*k),
         Type::Sampler => ParamKind::Sampler,
         other => ParamKind::Value {
             size: other.size() as usize,

@@ -16,6 +16,7 @@
 mod builtins;
 mod dump;
 mod func;
+mod images;
 mod layout;
 mod ops;
 
@@ -97,6 +98,7 @@ fn builtin_symbols() -> HashMap<&'static str, *const u8> {
         clift_builtins::integer::symbols(),
         clift_builtins::half::symbols(),
         clift_builtins::printf::symbols(),
+        clift_builtins::image::symbols(),
     ] {
         map.extend(list);
     }

@@ -32,29 +32,8 @@ impl AddressSpace {
     }
 }
 
-/// The image types of OpenCL 1.2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ImageKind {
-    Image1d,
-    Image1dArray,
-    Image1dBuffer,
-    Image2d,
-    Image2dArray,
-    Image3d,
-}
-
-impl ImageKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ImageKind::Image1d => "image1d_t",
-            ImageKind::Image1dArray => "image1d_array_t",
-            ImageKind::Image1dBuffer => "image1d_buffer_t",
-            ImageKind::Image2d => "image2d_t",
-            ImageKind::Image2dArray => "image2d_array_t",
-            ImageKind::Image3d => "image3d_t",
-        }
-    }
-}
+/// The image types of OpenCL 1.2 (shared with the builtins library's signature table).
+pub use clift_builtins::types::ImageKind;
 
 /// `const`, `volatile`, `restrict`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -139,17 +139,18 @@ fn device_info(device: &Device, param: cl_device_info) -> ClResult<InfoValue> {
         CL_DEVICE_MAX_CLOCK_FREQUENCY => V::scalar(device.max_clock_mhz()),
         CL_DEVICE_ADDRESS_BITS => V::scalar(usize::BITS),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => V::scalar(device.max_mem_alloc_size()),
-        // No image support yet (issue: images and samplers): the image limits are 0.
         CL_DEVICE_IMAGE_SUPPORT => V::bool(device.image_support()),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS | CL_DEVICE_MAX_WRITE_IMAGE_ARGS => V::scalar(0u32),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => V::scalar(limits::MAX_READ_IMAGE_ARGS),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => V::scalar(limits::MAX_WRITE_IMAGE_ARGS),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => {
+            V::scalar(limits::IMAGE2D_MAX_SIDE)
+        }
+        CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => V::scalar(0usize),
-        CL_DEVICE_MAX_SAMPLERS => V::scalar(0u32),
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => V::scalar(limits::IMAGE3D_MAX_SIDE),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => V::scalar(limits::IMAGE_MAX_BUFFER_SIZE),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => V::scalar(limits::IMAGE_MAX_ARRAY_SIZE),
+        CL_DEVICE_MAX_SAMPLERS => V::scalar(limits::MAX_SAMPLERS),
         CL_DEVICE_MAX_PARAMETER_SIZE => V::scalar(limits::MAX_PARAMETER_SIZE),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => V::scalar(limits::MEM_BASE_ADDR_ALIGN_BITS),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => V::scalar(limits::MIN_DATA_TYPE_ALIGN_BYTES),

@@ -14,7 +14,7 @@ use clift_runtime::memory::Mem;
 use clift_runtime::object::ClObject;
 use clift_runtime::program::Program;
 use clift_runtime::sampler::Sampler;
-use clift_runtime::{ClResult, fail};
+use clift_runtime::{ClError, ClResult, fail};
 use khronos_headers::*;
 
 use super::program::program;
@@ -131,7 +131,12 @@ unsafe fn read_arg_value(
             }
             // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
             // specified arg_value is not a valid memory object."
-            Ok(ArgValue::Buffer(Some(handle::shared::<Mem>(mem)?)))
+            let mem = handle::shared::<Mem>(mem)?;
+            // An image is a memory object but not a valid value for a pointer parameter.
+            if mem.is_image() {
+                return fail(CL_INVALID_ARG_VALUE);
+            }
+            Ok(ArgValue::Buffer(Some(mem)))
         }
         ParamKind::Local => {
             // "CL_INVALID_ARG_VALUE if ... the argument is declared with the __local
@@ -168,14 +173,46 @@ unsafe fn read_arg_value(
                 });
             }
             // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
-            // specified arg_value is not a valid sampler object" (none can exist yet).
+            // specified arg_value is not a valid sampler object."
             // SAFETY: `value` holds a `cl_sampler` (size checked).
-            handle::object::<Sampler>(unsafe { value.cast::<cl_sampler>().read_unaligned() })?;
-            fail(CL_INVALID_SAMPLER)
+            let sampler =
+                handle::object::<Sampler>(unsafe { value.cast::<cl_sampler>().read_unaligned() })
+                    .map_err(|_| ClError(CL_INVALID_SAMPLER))?;
+            Ok(ArgValue::Sampler(sampler.desc().kernel_bits()))
         }
-        // Images do not exist yet: no value can be a valid image.
-        ParamKind::Image => fail(CL_INVALID_MEM_OBJECT),
+        ParamKind::Image(kind) => {
+            if value.is_null() {
+                return fail(CL_INVALID_ARG_VALUE);
+            }
+            if size != size_of::<cl_mem>() {
+                return fail(CL_INVALID_ARG_SIZE);
+            }
+            // SAFETY: `value` holds a `cl_mem` (size checked).
+            let mem = handle::shared::<Mem>(unsafe { value.cast::<cl_mem>().read_unaligned() })?;
+            // A buffer, or an image of another type, is not a valid value for this image
+            // parameter (the access rule is checked by `check_image_access`).
+            match mem.image_info() {
+                Some(image) if image.geometry.kind() == *kind => Ok(ArgValue::Image(mem)),
+                _ => fail(CL_INVALID_ARG_VALUE),
+            }
+        }
     }
+}
+
+/// "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only qualifier
+/// and arg_value refers to an image object created with cl_mem_flags of CL_MEM_WRITE_ONLY
+/// or if the image argument is declared with the write_only qualifier and arg_value refers
+/// to an image object created with cl_mem_flags of CL_MEM_READ_ONLY."
+fn check_image_access(flags: cl_mem_flags, access: cl_kernel_arg_access_qualifier) -> ClResult<()> {
+    let forbidden = match access {
+        CL_KERNEL_ARG_ACCESS_READ_ONLY => CL_MEM_WRITE_ONLY,
+        CL_KERNEL_ARG_ACCESS_WRITE_ONLY => CL_MEM_READ_ONLY,
+        _ => 0,
+    };
+    if flags & forbidden != 0 {
+        return fail(CL_INVALID_ARG_VALUE);
+    }
+    Ok(())
 }
 
 #[unsafe(no_mangle)]
@@ -193,6 +230,9 @@ pub unsafe extern "C" fn clSetKernelArg(
         };
         // SAFETY: the application's value of `arg_size` bytes.
         let value = unsafe { read_arg_value(&param.kind, arg_size, arg_value) }?;
+        if let ArgValue::Image(image) = &value {
+            check_image_access(image.flags(), param.info.access_qualifier)?;
+        }
         kernel.set_arg(arg_index, value)
     })
 }

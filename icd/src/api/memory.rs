@@ -108,7 +108,10 @@ pub unsafe extern "C" fn clCreateBuffer(
 
 /// The flags of a sub-buffer: checked against its parent's, and inheriting what it does not
 /// say (the rules of `clCreateSubBuffer`).
-fn sub_buffer_flags(parent: cl_mem_flags, requested: cl_mem_flags) -> ClResult<cl_mem_flags> {
+pub(crate) fn sub_buffer_flags(
+    parent: cl_mem_flags,
+    requested: cl_mem_flags,
+) -> ClResult<cl_mem_flags> {
     // "CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and flags specifies
     // CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or if buffer was created with CL_MEM_READ_ONLY
     // and flags specifies CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY, or if flags specifies
@@ -160,8 +163,8 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             mem(buffer)?;
             let parent = handle::shared::<Mem>(buffer)?;
             // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a sub-buffer
-            // object."
-            if parent.parent().is_some() {
+            // object." An image is not a buffer object.
+            if parent.parent().is_some() || parent.is_image() {
                 return fail(CL_INVALID_MEM_OBJECT);
             }
             let flags = sub_buffer_flags(parent.flags(), flags)?;
@@ -216,7 +219,7 @@ pub unsafe extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
 
 fn mem_info(mem: &Mem, param: cl_mem_info) -> ClResult<InfoValue> {
     Ok(match param {
-        CL_MEM_TYPE => InfoValue::scalar(CL_MEM_OBJECT_BUFFER),
+        CL_MEM_TYPE => InfoValue::scalar(mem.object_type()),
         CL_MEM_FLAGS => InfoValue::scalar(mem.flags()),
         CL_MEM_SIZE => InfoValue::scalar(mem.size()),
         CL_MEM_HOST_PTR => InfoValue::scalar(mem.host_ptr()),

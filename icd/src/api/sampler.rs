@@ -1,8 +1,6 @@
 //! Sampler entry points (section 5.5).
 //!
-//! Samplers are complete objects, but `clCreateSampler` fails with `CL_INVALID_OPERATION`
-//! while no device supports images, so until images land no handle names a sampler and the
-//! other calls answer `CL_INVALID_SAMPLER` through the ordinary handle check.
+//! A sampler is its three properties; `clSetKernelArg` hands a kernel their bits.
 
 use std::ffi::c_void;
 
@@ -100,7 +98,7 @@ mod tests {
     use std::ptr::{null, null_mut};
 
     #[test]
-    fn no_sampler_without_image_support() {
+    fn samplers_are_created_and_checked() {
         let mut err = 1;
         // SAFETY: each call passes what the spec asks, or the invalid value under test.
         unsafe {
@@ -112,10 +110,27 @@ mod tests {
                 assert!(sampler.is_null());
                 err
             };
-            assert_eq!(
-                create(context, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST),
-                CL_INVALID_OPERATION
+            let sampler = clCreateSampler(
+                context,
+                CL_TRUE,
+                CL_ADDRESS_CLAMP,
+                CL_FILTER_LINEAR,
+                &mut err,
             );
+            assert_eq!(err, CL_SUCCESS);
+            let mut filter: cl_filter_mode = 0;
+            assert_eq!(
+                clGetSamplerInfo(
+                    sampler,
+                    CL_SAMPLER_FILTER_MODE,
+                    size_of::<cl_filter_mode>(),
+                    (&raw mut filter).cast(),
+                    null_mut()
+                ),
+                CL_SUCCESS
+            );
+            assert_eq!(filter, CL_FILTER_LINEAR);
+            assert_eq!(clReleaseSampler(sampler), CL_SUCCESS);
             assert_eq!(
                 create(context, 2, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST),
                 CL_INVALID_VALUE

@@ -1,4 +1,5 @@
-//! Buffer commands: read, write, copy (linear and rectangular), fill, map, unmap, migrate.
+//! Buffer commands: read, write, copy (linear and rectangular), fill, map, unmap, migrate;
+//! and what the image commands share with them (the rectangle copy, maps, host access).
 //!
 //! Each entry point validates its arguments as the spec lists them, then enqueues a closure
 //! that does the copy when the command runs. Host pointers travel into the closure as
@@ -20,27 +21,27 @@ use crate::boundary::{call, call_ret};
 /// An address carried into a command (the application keeps the memory valid until the
 /// command completes, as the spec requires).
 #[derive(Clone, Copy)]
-struct Addr(usize);
+pub(super) struct Addr(usize);
 
 impl Addr {
-    fn of<T>(ptr: *const T) -> Addr {
+    pub(super) fn of<T>(ptr: *const T) -> Addr {
         Addr(ptr as usize)
     }
-    fn ptr(self) -> *mut u8 {
+    pub(super) fn ptr(self) -> *mut u8 {
         self.0 as *mut u8
     }
 }
 
 /// Which host access a command needs (checked against `CL_MEM_HOST_*`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum HostAccess {
+pub(super) enum HostAccess {
     Read,
     Write,
 }
 
 /// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created
 /// with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS" (and the mirror rule for writes).
-fn check_host_access(mem: &Mem, access: HostAccess) -> ClResult<()> {
+pub(super) fn check_host_access(mem: &Mem, access: HostAccess) -> ClResult<()> {
     let forbidden = match access {
         HostAccess::Read => CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS,
         HostAccess::Write => CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
@@ -61,23 +62,51 @@ fn check_linear(mem: &Mem, offset: usize, size: usize, ptr: *const c_void) -> Cl
     Ok(())
 }
 
-type Waits = Vec<Arc<clift_runtime::event::Event>>;
+pub(super) type Waits = Vec<Arc<clift_runtime::event::Event>>;
 
-/// Everything an enqueue call shares: the queue, the buffer and the wait list, validated.
+/// Which memory objects a command takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Takes {
+    Buffer,
+    Image,
+    Any,
+}
+
+/// Everything an enqueue call shares: the queue, the memory object and the wait list,
+/// validated: "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object" (an image is
+/// not one) and "if image is not a valid image object".
 ///
 /// # Safety
 /// `waits` must be NULL or valid for `num_waits` reads.
+pub(super) unsafe fn begin_with(
+    queue: cl_command_queue,
+    object: cl_mem,
+    takes: Takes,
+    num_waits: cl_uint,
+    waits: *const cl_event,
+) -> ClResult<(Arc<Queue>, Arc<Mem>, Waits)> {
+    let queue = shared_queue(queue)?;
+    let mem = buffer_for(queue.context(), object)?;
+    if (takes == Takes::Buffer && mem.is_image()) || (takes == Takes::Image && !mem.is_image()) {
+        return fail(CL_INVALID_MEM_OBJECT);
+    }
+    // SAFETY: forwarded contract.
+    let waits = unsafe { wait_list(&queue, waits, num_waits) }?;
+    Ok((queue, mem, waits))
+}
+
+/// [`begin_with`] for a buffer command.
+///
+/// # Safety
+/// As [`begin_with`].
 unsafe fn begin(
     queue: cl_command_queue,
     buffer: cl_mem,
     num_waits: cl_uint,
     waits: *const cl_event,
 ) -> ClResult<(Arc<Queue>, Arc<Mem>, Waits)> {
-    let queue = shared_queue(queue)?;
-    let mem = buffer_for(queue.context(), buffer)?;
     // SAFETY: forwarded contract.
-    let waits = unsafe { wait_list(&queue, waits, num_waits) }?;
-    Ok((queue, mem, waits))
+    unsafe { begin_with(queue, buffer, Takes::Buffer, num_waits, waits) }
 }
 
 #[unsafe(no_mangle)]
@@ -239,11 +268,11 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
 
 /// The layout of a rectangle in a buffer or in host memory, pitches resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct RectLayout {
+pub(super) struct RectLayout {
     /// Byte offset of the rectangle's first byte.
-    start: usize,
-    row_pitch: usize,
-    slice_pitch: usize,
+    pub(super) start: usize,
+    pub(super) row_pitch: usize,
+    pub(super) slice_pitch: usize,
 }
 
 impl RectLayout {
@@ -280,7 +309,7 @@ impl RectLayout {
     }
 
     /// One past the last byte the rectangle touches.
-    fn end(&self, region: [usize; 3]) -> Option<usize> {
+    pub(super) fn end(&self, region: [usize; 3]) -> Option<usize> {
         let last_row = (region[2] - 1)
             .checked_mul(self.slice_pitch)?
             .checked_add((region[1] - 1).checked_mul(self.row_pitch)?)?;
@@ -288,7 +317,7 @@ impl RectLayout {
     }
 
     /// The byte offset of row (y, z).
-    fn row(&self, y: usize, z: usize) -> usize {
+    pub(super) fn row(&self, y: usize, z: usize) -> usize {
         self.start + z * self.slice_pitch + y * self.row_pitch
     }
 
@@ -309,7 +338,7 @@ impl RectLayout {
 ///
 /// # Safety
 /// Both rectangles must lie inside memory valid for the access, and must not overlap.
-unsafe fn copy_rect(
+pub(super) unsafe fn copy_rect(
     src: *const u8,
     src_layout: RectLayout,
     dst: *mut u8,
@@ -335,7 +364,7 @@ unsafe fn copy_rect(
 ///
 /// # Safety
 /// `p` must be NULL or valid for three reads.
-unsafe fn triple(p: *const usize, is_region: bool) -> ClResult<[usize; 3]> {
+pub(super) unsafe fn triple(p: *const usize, is_region: bool) -> ClResult<[usize; 3]> {
     if p.is_null() {
         return fail(CL_INVALID_VALUE);
     }
@@ -722,53 +751,84 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             }?;
             // "CL_INVALID_VALUE if region being mapped given by (offset, size) is out of bounds
             // or if size is 0 or if values specified in map_flags are not valid."
-            let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-            let invalidate_mixed = map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
-                && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0;
-            if size == 0
-                || !mem.contains(offset, size)
-                || map_flags & !known != 0
-                || invalidate_mixed
-            {
+            if size == 0 || !mem.contains(offset, size) {
                 return fail(CL_INVALID_VALUE);
             }
-            // "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
-            // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if buffer has been
-            // created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
-            // CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags."
-            if map_flags & CL_MAP_READ != 0 {
-                check_host_access(&mem, HostAccess::Read)?;
-            }
-            if map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
-                check_host_access(&mem, HostAccess::Write)?;
-            }
+            check_map_flags(&mem, map_flags)?;
             // Zero copy: the mapped region is the buffer's own memory (for USE_HOST_PTR buffers,
             // the application's host_ptr + offset, as the spec requires).
             // SAFETY: `offset` is inside the buffer (checked above).
             let mapped = unsafe { mem.base().add(offset) };
-            mem.add_mapping(mapped);
-            let map_mem = Arc::clone(&mem);
-            let work = Box::new(move || {
-                drop(map_mem);
-                Ok(())
-            });
-            let blocking = blocking_map != 0;
-            if let Err(e) = submit(
-                &queue,
-                CL_COMMAND_MAP_BUFFER,
-                waits,
-                QueueOrder::Command,
-                blocking,
+            let map = MapCommand {
+                command: CL_COMMAND_MAP_BUFFER,
+                blocking: blocking_map != 0,
                 event,
-                work,
-            ) {
-                // "If the buffer ... cannot be mapped", nothing stays mapped.
-                mem.remove_mapping(mapped).ok();
-                return Err(e);
-            }
-            Ok(mapped.cast::<c_void>())
+            };
+            map.submit(&queue, mem, mapped, waits)
         },
     )
+}
+
+/// "CL_INVALID_VALUE if ... values specified in map_flags are not valid", and
+/// "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
+/// CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if buffer has been created
+/// with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
+/// CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags" (the same for images).
+pub(super) fn check_map_flags(mem: &Mem, map_flags: cl_map_flags) -> ClResult<()> {
+    let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    let invalidate_mixed = map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+        && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0;
+    if map_flags & !known != 0 || invalidate_mixed {
+        return fail(CL_INVALID_VALUE);
+    }
+    if map_flags & CL_MAP_READ != 0 {
+        check_host_access(mem, HostAccess::Read)?;
+    }
+    if map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
+        check_host_access(mem, HostAccess::Write)?;
+    }
+    Ok(())
+}
+
+/// A map command: records the mapping, then enqueues the command that completes it.
+pub(super) struct MapCommand {
+    pub(super) command: cl_command_type,
+    pub(super) blocking: bool,
+    pub(super) event: *mut cl_event,
+}
+
+impl MapCommand {
+    /// Maps `mapped` (a pointer into `mem`'s own memory: maps are zero copy) once the wait
+    /// list has completed.
+    pub(super) fn submit(
+        self,
+        queue: &Arc<Queue>,
+        mem: Arc<Mem>,
+        mapped: *mut u8,
+        waits: Waits,
+    ) -> ClResult<*mut c_void> {
+        mem.add_mapping(mapped);
+        let map_mem = Arc::clone(&mem);
+        let work = Box::new(move || {
+            drop(map_mem);
+            Ok(())
+        });
+        let submitted = submit(
+            queue,
+            self.command,
+            waits,
+            QueueOrder::Command,
+            self.blocking,
+            self.event,
+            work,
+        );
+        if let Err(e) = submitted {
+            // "If the buffer ... cannot be mapped", nothing stays mapped.
+            mem.remove_mapping(mapped).ok();
+            return Err(e);
+        }
+        Ok(mapped.cast::<c_void>())
+    }
 }
 
 #[unsafe(no_mangle)]
@@ -783,9 +843,10 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     call("clEnqueueUnmapMemObject", || {
         // SAFETY: the application's wait list.
         let (queue, mem, waits) = unsafe {
-            begin(
+            begin_with(
                 command_queue,
                 memobj,
+                Takes::Any,
                 num_events_in_wait_list,
                 event_wait_list,
             )

@@ -10,7 +10,9 @@ use clift_builtins::types::{BType, Space};
 
 use super::super::ast;
 use super::super::source::Span;
-use super::super::tir::{Constant, ConvertKind, Expr, ExprKind, Rounding};
+use super::super::tir::{
+    AccessQualifier, Constant, ConvertKind, Expr, ExprKind, PlaceKind, Rounding,
+};
 use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
 use super::Analyzer;
 
@@ -49,6 +51,7 @@ fn from_btype(t: &BType) -> Type {
         })),
         BType::Event => Type::Event,
         BType::Sampler => Type::Sampler,
+        BType::Image(k) => Type::Image(*k),
     }
 }
 
@@ -108,9 +111,26 @@ fn is_zero_event(value: &Expr) -> bool {
         && value.ty.scalar().is_some_and(|s| s.is_integer())
 }
 
-/// [`match_cost`] of an argument expression: also takes the constant 0 as an `event_t`.
+/// The value of an integer constant expression that stands for a `sampler_t`: OpenCL C
+/// writes samplers as or-ed `CLK_*` constants (6.12.14.1), directly as the argument of an
+/// image read or through a `const sampler_t` variable.
+pub(super) fn sampler_constant(value: &Expr) -> Option<u64> {
+    if !value.ty.scalar().is_some_and(|s| s.is_integer()) || value.ty.is_vector() {
+        return None;
+    }
+    match super::constant::fold(value)? {
+        Constant::Int(lanes) if lanes.len() == 1 => Some(lanes[0]),
+        _ => None,
+    }
+}
+
+/// [`match_cost`] of an argument expression: also takes the constant 0 as an `event_t`
+/// and an integer constant as a `sampler_t`.
 fn argument_cost(value: &Expr, param: &Type) -> Option<u32> {
     if *param == Type::Event && is_zero_event(value) {
+        return Some(2);
+    }
+    if *param == Type::Sampler && sampler_constant(value).is_some() {
         return Some(2);
     }
     match_cost(&value.ty, param)
@@ -209,6 +229,7 @@ impl Analyzer<'_> {
                     let p = from_btype(p);
                     converted.push(self.argument(v, &p));
                 }
+                self.check_image_access(name, &converted, span)?;
                 Some(Expr {
                     kind: ExprKind::Builtin {
                         name: Arc::clone(name),
@@ -240,12 +261,54 @@ impl Analyzer<'_> {
         }
     }
 
+    /// "read_image* ... behavior is undefined for write_only images" and the mirror rule
+    /// (6.12.14): clang rejects both, and so does clift, naming the qualifier.
+    fn check_image_access(&mut self, name: &str, args: &[Expr], span: Span) -> Option<()> {
+        let wants = if name.starts_with("read_image") {
+            AccessQualifier::ReadOnly
+        } else if name.starts_with("write_image") {
+            AccessQualifier::WriteOnly
+        } else {
+            return Some(());
+        };
+        let ExprKind::Load(place) = &args.first()?.kind else {
+            return Some(());
+        };
+        let PlaceKind::Local(local) = place.kind else {
+            return Some(());
+        };
+        let access = self.current.as_ref()?.image_access.get(&local).copied();
+        match access {
+            Some(a) if a != wants => {
+                let (has, needs) = match wants {
+                    AccessQualifier::ReadOnly => ("write_only", "read"),
+                    _ => ("read_only", "write"),
+                };
+                self.error(
+                    span,
+                    format!("'{name}' cannot {needs} the {has} image '{}'", args[0].ty),
+                );
+                None
+            }
+            _ => Some(()),
+        }
+    }
+
     /// An argument converted to the chosen overload's parameter type.
     fn argument(&mut self, value: Expr, param: &Type) -> Expr {
         if value.ty == *param {
             return value;
         }
         let span = value.span;
+        if *param == Type::Sampler
+            && let Some(bits) = sampler_constant(&value)
+        {
+            return Expr {
+                kind: ExprKind::Const(Constant::Int(vec![bits])),
+                ty: Type::Sampler,
+                span,
+            };
+        }
         if *param == Type::Event && is_zero_event(&value) {
             return Expr {
                 kind: ExprKind::Const(Constant::Int(vec![0])),

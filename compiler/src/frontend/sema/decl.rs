@@ -1,12 +1,13 @@
 //! Declarations: specifiers and declarators to types, struct/union/enum definitions,
 //! variables with their initializers, function definitions and kernel rules.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::super::ast::{self, DeclSpecifierKind, DeclaratorKind, StorageClass, TypeSpecifier};
 use super::super::source::Span;
 use super::super::tir::{
-    self, AccessQualifier, FuncId, GlobalId, Init, KernelInfo, KernelParamInfo,
+    self, AccessQualifier, FuncId, GlobalId, Init, KernelInfo, KernelParamInfo, LocalId,
 };
 use super::super::types::{
     AddressSpace, FunctionType, ImageKind, QualType, Qualifiers, Record, Scalar, Type,
@@ -624,6 +625,12 @@ impl Analyzer<'_> {
         init: Option<&ast::Initializer>,
         span: Span,
     ) -> Option<GlobalId> {
+        // "Samplers can also be declared as global constants in the program source using
+        // `const sampler_t <sampler name> = <value>`" (6.12.14.1): constant memory.
+        let mut ty = ty;
+        if ty.ty == Type::Sampler && ty.quals.is_const && ty.space == AddressSpace::Private {
+            ty.space = AddressSpace::Constant;
+        }
         if ty.space != AddressSpace::Constant {
             self.error(
                 span,
@@ -638,7 +645,6 @@ impl Analyzer<'_> {
             );
             return None;
         };
-        let mut ty = ty;
         let value = self.initializer(&mut ty, init)?;
         let bytes = self.constant_bytes(&ty.ty, &value, init.span)?;
         let id = GlobalId(self.program.globals.len() as u32);
@@ -738,6 +744,7 @@ impl Analyzer<'_> {
             switches: Vec::new(),
             callees: Vec::new(),
             depth: 0,
+            image_access: HashMap::new(),
         });
         self.push_scope();
         for (i, ty) in f.params.iter().enumerate() {
@@ -752,6 +759,9 @@ impl Analyzer<'_> {
                 }
             }
             let local = self.new_local(Arc::clone(&pname), ty.clone(), pspan);
+            if let (Some(d), Type::Image(_)) = (decl, &ty.ty) {
+                self.image_parameter(local, ty, d);
+            }
             if !pname.is_empty() {
                 self.declare(&pname, Symbol::Local(local), pspan);
             }
@@ -911,6 +921,25 @@ impl Analyzer<'_> {
             });
         }
         info
+    }
+
+    /// Records an image parameter's access qualifier: `__read_only` by default, and
+    /// `__read_write` is OpenCL C 2.0 (6.6: "read_write ... reserved" in 1.2).
+    fn image_parameter(&mut self, local: LocalId, ty: &QualType, decl: &ast::ParamDecl) {
+        let access = self
+            .specifiers(&decl.specifiers)
+            .and_then(|s| s.access)
+            .unwrap_or(AccessQualifier::ReadOnly);
+        if access == AccessQualifier::ReadWrite {
+            self.error(
+                decl.span,
+                format!(
+                    "access qualifier read_write can not be used for '{}' prior to OpenCL C 2.0",
+                    ty.ty
+                ),
+            );
+        }
+        self.func().image_access.insert(local, access);
     }
 
     /// A type name (casts, `sizeof`, attribute arguments).

@@ -1194,6 +1194,15 @@ impl Analyzer<'_> {
                 ))
             }
             (Type::Record(a), Type::Record(b)) if Arc::ptr_eq(a, b) => Some(value),
+            // `const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | ...;` (6.12.14.1).
+            (_, Type::Sampler) if super::builtin::sampler_constant(&value).is_some() => {
+                let bits = super::builtin::sampler_constant(&value)?;
+                Some(expr(
+                    ExprKind::Const(Constant::Int(vec![bits])),
+                    Type::Sampler,
+                    span,
+                ))
+            }
             _ => {
                 self.error(
                     span,

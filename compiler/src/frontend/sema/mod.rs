@@ -102,6 +102,9 @@ struct FunctionState {
     callees: Vec<FuncId>,
     /// Depth of block nesting (1 = the function body).
     depth: u32,
+    /// The access qualifier of each image parameter (`__read_only` when none is written),
+    /// which decides whether `read_image*` or `write_image*` may take it.
+    image_access: HashMap<LocalId, tir::AccessQualifier>,
 }
 
 struct SwitchState {
@@ -136,6 +139,17 @@ impl<'d> Analyzer<'d> {
             file_scope
                 .names
                 .insert((*name).into(), Symbol::EnumConstant(*value, *scalar));
+        }
+        // The sampler, channel order and channel type constants of 6.12.14 (ints).
+        use clift_builtins::image::{format, sample};
+        for (name, value) in sample::KERNEL_CONSTANTS
+            .iter()
+            .chain(format::KERNEL_CONSTANTS.iter())
+        {
+            file_scope.names.insert(
+                (*name).into(),
+                Symbol::EnumConstant(i64::from(*value), Scalar::Int),
+            );
         }
         // The standard typedefs (6.1.1): 64-bit on this device.
         for (name, scalar) in [

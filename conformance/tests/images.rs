@@ -1814,3 +1814,110 @@ fn gaussian_blur_and_sobel_match_the_host() {
         "the picture has edges to find ({strong_edges})"
     );
 }
+
+#[test]
+fn opencl_1_1_creation_and_host_memory_images() {
+    // clCreateImage2D/3D (1.1, still in 1.2) make the same images; "CL_INVALID_IMAGE_SIZE
+    // if ... image_depth <= 1" for 3D. A CL_MEM_USE_HOST_PTR image is the host's memory:
+    // a kernel's writes appear there, and a float fill converts its colour (0.5 -> 128 for
+    // UNORM_INT8, rounded to nearest even from 127.5).
+    let fx = Fixture::new();
+    let api = api();
+    let create_2d = entry!(api.clCreateImage2D);
+    let create_3d = entry!(api.clCreateImage3D);
+    let fill = entry!(api.clEnqueueFillImage);
+    let rgba8 = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_UNORM_INT8,
+    };
+    let (w, h) = (6usize, 4usize);
+    let mut host = vec![0u8; 32 * h];
+    let mut status = 0;
+    // SAFETY: `host` holds 4 rows of 32 bytes; valid errcode_ret.
+    let img = Mem(unsafe {
+        create_2d(
+            fx.context,
+            CL_MEM_USE_HOST_PTR,
+            &rgba8,
+            w,
+            h,
+            32,
+            host.as_mut_ptr().cast(),
+            &mut status,
+        )
+    });
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(image_info::<usize>(&img, CL_IMAGE_ROW_PITCH), 32);
+    // SAFETY: no host pointer; valid errcode_ret.
+    let flat = unsafe {
+        create_3d(
+            fx.context,
+            0,
+            &rgba8,
+            4,
+            4,
+            1,
+            0,
+            0,
+            null_mut(),
+            &mut status,
+        )
+    };
+    assert!(flat.is_null());
+    assert_eq!(status, CL_INVALID_IMAGE_SIZE);
+    // SAFETY: as above.
+    let volume = Mem(unsafe {
+        create_3d(
+            fx.context,
+            0,
+            &rgba8,
+            4,
+            4,
+            2,
+            0,
+            0,
+            null_mut(),
+            &mut status,
+        )
+    });
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(image_info::<usize>(&volume, CL_IMAGE_DEPTH), 2);
+    let k = fx.kernel(
+        "kernel void k(write_only image2d_t img) {
+            int x = get_global_id(0), y = get_global_id(1);
+            write_imagef(img, (int2)(x, y), (float4)(x / 5.0f, y / 3.0f, 1.0f, 0.5f));
+        }",
+        c"k",
+        c"",
+    );
+    k.mem(0, &img);
+    fx.run(&k, None, &[w, h], None);
+    for y in 0..h {
+        for x in 0..w {
+            let px = &host[y * 32 + x * 4..y * 32 + x * 4 + 4];
+            let r = ((x as f32 / 5.0) * 255.0).round_ties_even() as u8;
+            let g = ((y as f32 / 3.0) * 255.0).round_ties_even() as u8;
+            assert_eq!(px, [r, g, 255, 128], "({x}, {y})");
+        }
+    }
+    // The padding between rows is untouched.
+    assert!(host.chunks(32).all(|row| row[24..].iter().all(|&b| b == 0)));
+    let color = [0.5f32, 0.0, 1.0, -1.0];
+    // SAFETY: a float4 colour and valid origin and region.
+    let status = unsafe {
+        fill(
+            fx.queue,
+            img.0,
+            color.as_ptr().cast(),
+            [1, 1, 0].as_ptr(),
+            [2, 2, 1].as_ptr(),
+            0,
+            null(),
+            null_mut(),
+        )
+    };
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(api.finish(fx.queue), CL_SUCCESS);
+    assert_eq!(&host[32 + 4..32 + 8], &[128, 0, 255, 0]);
+    assert_eq!(&host[2 * 32 + 8..2 * 32 + 12], &[128, 0, 255, 0]);
+}

@@ -317,7 +317,9 @@ impl Lower<'_, '_> {
         ret: &Type,
         elem: Scalar,
     ) -> Result<Lanes> {
-        let lanes = values[0].len();
+        // The widest argument: a scalar first argument (`step(float, floatn)`,
+        // `smoothstep(float, float, floatn)`) repeats across the lanes.
+        let lanes = values.iter().map(Vec::len).max().unwrap_or(0);
         let ft = clif_type(elem);
         let scalar_arg = |i: usize, l: usize| -> Value {
             if values[i].len() == 1 {
@@ -330,7 +332,7 @@ impl Lower<'_, '_> {
         let base = name.strip_prefix("native_").unwrap_or(name);
         #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
         for l in 0..lanes {
-            let x = values[0][l];
+            let x = scalar_arg(0, l);
             let v = match (name, base) {
                 ("sqrt" | "native_sqrt" | "half_sqrt", _) => self.b.ins().sqrt(x),
                 ("fabs", _) => self.b.ins().fabs(x),
@@ -386,6 +388,32 @@ impl Lower<'_, '_> {
                     let c = self.b.ins().fcmp(FloatCC::LessThan, v, edge);
                     let (zero, one) = self.float_pair(ft, 0.0, 1.0);
                     self.b.ins().select(c, zero, one)
+                }
+                ("sign", _) => {
+                    // 1.0 if x > 0, -1.0 if x < 0, x itself for ±0.0, 0.0 for NaN.
+                    let (zero, one) = self.float_pair(ft, 0.0, 1.0);
+                    let minus_one = self.b.ins().fneg(one);
+                    let positive = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
+                    let negative = self.b.ins().fcmp(FloatCC::LessThan, x, zero);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                    let v = self.b.ins().select(negative, minus_one, x);
+                    let v = self.b.ins().select(positive, one, v);
+                    self.b.ins().select(nan, zero, v)
+                }
+                ("smoothstep", _) => {
+                    // t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t).
+                    let (e0, e1, v) = (scalar_arg(0, l), scalar_arg(1, l), values[2][l]);
+                    let num = self.b.ins().fsub(v, e0);
+                    let den = self.b.ins().fsub(e1, e0);
+                    let t = self.b.ins().fdiv(num, den);
+                    let (zero, one) = self.float_pair(ft, 0.0, 1.0);
+                    let t = self.b.ins().fmax(t, zero);
+                    let t = self.b.ins().fmin(t, one);
+                    let (two, three) = self.float_pair(ft, 2.0, 3.0);
+                    let twice = self.b.ins().fmul(two, t);
+                    let poly = self.b.ins().fsub(three, twice);
+                    let square = self.b.ins().fmul(t, t);
+                    self.b.ins().fmul(square, poly)
                 }
                 ("radians" | "degrees", _) => {
                     let k = if name == "radians" {

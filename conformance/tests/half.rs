@@ -1,0 +1,278 @@
+//! The `half` suite: `vload_half[n]`, `vloada_half[n]`, `vstore_half[n][_rtX]` and
+//! `vstorea_half[n][_rtX]` (6.12.7), bit-exact against a host reference written from
+//! IEEE 754's rounding rules.
+
+use clift_conformance::kernel_fixture::*;
+use clift_conformance::*;
+
+/// The bit patterns of floats (so that NaN compares, and -0 differs from 0).
+fn bits(values: &[f32]) -> Vec<u32> {
+    values.iter().map(|v| v.to_bits()).collect()
+}
+
+/// The float value of a half's bits (exact: every half is a float).
+fn half_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
+    let exponent = (h >> 10) & 0x1f;
+    let mantissa = (h & 0x3ff) as f32;
+    match exponent {
+        0 => sign * mantissa * 2f32.powi(-24),
+        31 if mantissa == 0.0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        e => sign * (1.0 + mantissa / 1024.0) * 2f32.powi(e as i32 - 15),
+    }
+}
+
+/// A float rounded to half in one of the four rounding modes (`'e'`: to nearest even,
+/// `'z'`: toward zero, `'p'`: toward +inf, `'n'`: toward -inf), as bits. Found among all
+/// positive finite halves by search, so it does not share an algorithm with any
+/// implementation.
+fn f32_to_half(x: f32, mode: char) -> u16 {
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    if x.is_infinite() {
+        return sign | 0x7c00;
+    }
+    let a = x.abs();
+    // Rounding the magnitude: toward +inf for a negative value is toward zero for it.
+    let up = match mode {
+        'e' | 'z' => None,
+        'p' => Some(sign == 0),
+        'n' => Some(sign != 0),
+        _ => unreachable!(),
+    };
+    // The largest half <= a (0x7bff is 65504, the largest finite): positive halves are
+    // ordered like their bits, so a binary search finds it.
+    let (mut lo, mut hi) = (0u16, 0x7c00u16);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if half_to_f32(mid) <= a {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let below = lo;
+    let low = half_to_f32(below);
+    if low == a {
+        return sign | below;
+    }
+    // The next half up: 0x7c00 (infinity) above 65504.
+    let above = below + 1;
+    let high = if above == 0x7c00 {
+        65536.0
+    } else {
+        half_to_f32(above)
+    };
+    let magnitude = match (mode, up) {
+        ('z', _) | (_, Some(false)) => below,
+        (_, Some(true)) => above,
+        _ => {
+            let (dl, dh) = (a - low, high - a);
+            if dl < dh || (dl == dh && below % 2 == 0) {
+                below
+            } else {
+                above
+            }
+        }
+    };
+    sign | magnitude
+}
+
+#[test]
+fn vload_half_and_vstore_half_convert_exactly() {
+    // §6.12.7: "vload_half ... Read sizeof (half) bytes of data from address (p + offset).
+    // The data read is interpreted as a half value. The half value is converted to a float
+    // value and the float value is returned" (exact). "vstore_half ... The float value given
+    // by data is first converted to a half value using the appropriate rounding mode. The
+    // half value is then written to address computed as (p + offset)": the default mode is
+    // round to nearest even; _rtz, _rtp, _rtn as named. vload_half4 / vstore_half4 move
+    // four at a time, so a round trip through them is the identity on halves.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void halves(global const half *hin, global float *f, global const float *fin,\n\
+         \x20                 global half *e, global half *z, global half *p, global half *n,\n\
+         \x20                 global half *trip) {\n\
+         \x20 size_t i = get_global_id(0);\n\
+         \x20 f[i] = vload_half(i, hin);\n\
+         \x20 vstore_half(fin[i], i, e);\n\
+         \x20 vstore_half_rtz(fin[i], i, z);\n\
+         \x20 vstore_half_rtp(fin[i], i, p);\n\
+         \x20 vstore_half_rtn(fin[i], i, n);\n\
+         \x20 if (i % 4 == 0) vstore_half4(vload_half4(i / 4, hin), i / 4, trip);\n\
+         }\n",
+        c"halves",
+        c"",
+    );
+    let mut halves: Vec<u16> = vec![
+        0x0000, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7c00,
+        0xfc00, 0x3555, 0x4248, 0x1234, 0xc000,
+    ];
+    let mut floats: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        1.0 / 3.0,
+        -1.0 / 3.0,
+        std::f32::consts::PI,
+        65504.0,
+        65519.0,
+        65520.0,
+        -70000.0,
+        1e-8,
+        3e-8,
+        -3e-8,
+        1e-5,
+        -2.5e-3,
+        1.0 + 2f32.powi(-10),
+        1.0 + 2f32.powi(-11),
+        1.0 + 3.0 * 2f32.powi(-11),
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    let mut rng = Rng(8);
+    while halves.len() < 64 {
+        let h = rng.next_u64() as u16;
+        if (h >> 10) & 0x1f != 31 {
+            halves.push(h);
+        }
+    }
+    while floats.len() < 64 {
+        let scale = [1e-6f32, 1e-3, 1.0, 100.0, 60000.0][rng.next_u64() as usize % 5];
+        floats.push(rng.float(-1.0, 1.0) * scale);
+    }
+    let count = 64;
+    let (bh, bf) = (fx.buffer(&halves), fx.buffer(&floats));
+    let f = fx.filled(0f32, count);
+    let outs: Vec<Mem> = (0..5).map(|_| fx.filled(0x5555u16, count)).collect();
+    k.mem(0, &bh).mem(1, &f).mem(2, &bf);
+    for (i, out) in outs.iter().enumerate() {
+        k.mem(3 + i as cl_uint, out);
+    }
+    fx.run(&k, None, &[count], Some(&[16]));
+    let loaded: Vec<f32> = fx.read(&f, count);
+    let expected: Vec<f32> = halves.iter().map(|&h| half_to_f32(h)).collect();
+    assert_same(&bits(&loaded), &bits(&expected), "vload_half");
+    for (out, mode, name) in [
+        (&outs[0], 'e', "vstore_half"),
+        (&outs[1], 'z', "vstore_half_rtz"),
+        (&outs[2], 'p', "vstore_half_rtp"),
+        (&outs[3], 'n', "vstore_half_rtn"),
+    ] {
+        let stored: Vec<u16> = fx.read(out, count);
+        for (i, (&s, &x)) in stored.iter().zip(&floats).enumerate() {
+            assert_eq!(
+                s,
+                f32_to_half(x, mode),
+                "{name}({x:e}) at {i}: got {s:#06x} ({}), expected {:#06x} ({})",
+                half_to_f32(s),
+                f32_to_half(x, mode),
+                half_to_f32(f32_to_half(x, mode))
+            );
+        }
+    }
+    assert_same(
+        &fx.read::<u16>(&outs[4], count),
+        &halves,
+        "vload_half4/vstore_half4",
+    );
+}
+
+#[test]
+fn the_host_half_reference_is_sound() {
+    // The test's own reference conversions against known values (so a failure above is the
+    // implementation's): 65520 is the rounding boundary to infinity, 1 + 2^-11 a tie.
+    assert_eq!(f32_to_half(1.0, 'e'), 0x3c00);
+    assert_eq!(f32_to_half(65504.0, 'e'), 0x7bff);
+    assert_eq!(f32_to_half(65519.0, 'e'), 0x7bff);
+    assert_eq!(f32_to_half(65520.0, 'e'), 0x7c00);
+    assert_eq!(f32_to_half(65520.0, 'z'), 0x7bff);
+    assert_eq!(f32_to_half(-70000.0, 'p'), 0xfbff);
+    assert_eq!(f32_to_half(-70000.0, 'n'), 0xfc00);
+    assert_eq!(f32_to_half(1.0 + 2f32.powi(-11), 'e'), 0x3c00);
+    assert_eq!(f32_to_half(1.0 + 3.0 * 2f32.powi(-11), 'e'), 0x3c02);
+    assert_eq!(f32_to_half(3e-8, 'e'), 0x0001);
+    assert_eq!(f32_to_half(1e-8, 'e'), 0x0000);
+    assert_eq!(f32_to_half(1e-8, 'p'), 0x0001);
+    assert_eq!(f32_to_half(-1e-8, 'n'), 0x8001);
+    assert_eq!(f32_to_half(f32::INFINITY, 'z'), 0x7c00);
+    assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+    assert_eq!(half_to_f32(0x7bff), 65504.0);
+}
+
+#[test]
+fn aligned_half_vectors_step_by_four_for_three_lanes() {
+    // "vloada_halfn ... reads from (p + (offset * n))", except that "vloada_half3 reads a
+    // half3 from (p + (offset * 4))" and vstorea_half3 writes to p + offset * 4: the aligned
+    // forms treat a 3-vector as 4 halves. Each rounding mode of vstorea_halfn_rtX too.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void k(global const half *in, global float *loaded, global half *out) {
+            size_t i = get_global_id(0);
+            float3 v = vloada_half3(i, in);
+            vstore3(v, i, loaded);
+            vstorea_half3(v * 3.0f, i, out);
+            vstorea_half4_rtz((float4)(v, 1.0f / 3.0f), i, out + 64);
+            vstorea_half2_rtp(v.xy / 3.0f, i, out + 128);
+            vstorea_half2_rtn(v.xy / -3.0f, i, out + 160);
+        }",
+        c"k",
+        c"",
+    );
+    let n = 8usize;
+    let halves: Vec<u16> = (0..4 * n as u16).map(|i| 0x3c00 + i * 37).collect();
+    let input = fx.buffer(&halves);
+    let loaded = fx.filled(0u32, 3 * n);
+    let out = fx.filled(u32::MAX, 96);
+    k.mem(0, &input).mem(1, &loaded).mem(2, &out);
+    fx.run(&k, None, &[n], None);
+    let got: Vec<u32> = fx.read(&loaded, 3 * n);
+    let words: Vec<u32> = fx.read(&out, 96);
+    let out_halves: Vec<u16> = words
+        .iter()
+        .flat_map(|w| [*w as u16, (*w >> 16) as u16])
+        .collect();
+    for i in 0..n {
+        let v: Vec<f32> = (0..3).map(|l| half_to_f32(halves[4 * i + l])).collect();
+        for l in 0..3 {
+            assert_eq!(
+                f32::from_bits(got[3 * i + l]),
+                v[l],
+                "vloada_half3 item {i} lane {l}"
+            );
+            assert_eq!(
+                out_halves[4 * i + l],
+                f32_to_half(v[l] * 3.0, 'e'),
+                "vstorea_half3 item {i}"
+            );
+        }
+        // The fourth half of each aligned 3-vector is not written.
+        assert_eq!(
+            out_halves[4 * i + 3],
+            0xffff,
+            "vstorea_half3 padding of item {i}"
+        );
+        let quad = [v[0], v[1], v[2], 1.0 / 3.0];
+        for l in 0..4 {
+            assert_eq!(
+                out_halves[64 + 4 * i + l],
+                f32_to_half(quad[l], 'z'),
+                "rtz item {i}"
+            );
+        }
+        for l in 0..2 {
+            assert_eq!(
+                out_halves[128 + 2 * i + l],
+                f32_to_half(v[l] / 3.0, 'p'),
+                "rtp item {i}"
+            );
+            assert_eq!(
+                out_halves[160 + 2 * i + l],
+                f32_to_half(v[l] / -3.0, 'n'),
+                "rtn item {i}"
+            );
+        }
+    }
+}

@@ -118,3 +118,24 @@ fn compound_literals_in_a_kernel_with_barriers() {
     run_1d(&kernels[0], 2, 2, &[out.as_mut_ptr() as u64], 8);
     assert_eq!(out, [103, 211]);
 }
+
+#[test]
+fn anonymous_members_with_attributes_as_pyopencl_complex_declares_them() {
+    // pyopencl-complex.h: a union of two anonymous structs, each aligned by a trailing
+    // attribute, so that `z.x`/`z.real` and `z.y`/`z.imag` name the same floats.
+    let out = run_ints(
+        "typedef union {
+            struct { float x, y; } __attribute__ ((aligned (8)));
+            struct { float real, imag; } __attribute__ ((aligned (8)));
+        } cfloat_t;
+        kernel void k(global int *out) {
+            cfloat_t z;
+            z.real = 1.5f;
+            z.imag = -2.0f;
+            out[0] = z.x == 1.5f && z.y == -2.0f;
+            out[1] = sizeof(cfloat_t);
+        }",
+        2,
+    );
+    assert_eq!(out, [1, 8]);
+}

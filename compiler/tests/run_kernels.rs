@@ -245,3 +245,45 @@ fn transpose_through_local_memory() {
         }
     }
 }
+
+#[test]
+fn pointer_compound_assignment_and_increments_move_by_elements() {
+    // `p += n` is `p = p + n` (C99 6.5.16.2): n elements, not n bytes; so are `p -= n`,
+    // `p++`, `--p`; and a kernel's pointer parameter is its own copy per work-item.
+    let k = compile(
+        "kernel void k(global int *out, global const long *in) {
+            int i = get_global_id(0);
+            out += i * 6;
+            in += 2;
+            out[0] = (int)in[0];
+            in -= 1;
+            out[1] = (int)in[0];
+            global int *p = out + 2;
+            *p++ = 7;
+            *p = 8;
+            p++;
+            *++p = 9;
+            --p;
+            *p = 10;
+            uint u = 1;
+            in += u;
+            out[5] = (int)*in;
+        }",
+    );
+    let input: Vec<i64> = vec![100, 101, 102, 103];
+    let mut out = vec![0i32; 6 * 4];
+    run_1d(
+        &k[0],
+        4,
+        2,
+        &[out.as_mut_ptr() as u64, input.as_ptr() as u64],
+        0,
+    );
+    for i in 0..4 {
+        assert_eq!(
+            &out[i * 6..i * 6 + 6],
+            &[102, 101, 7, 8, 10, 102],
+            "item {i}"
+        );
+    }
+}

@@ -714,7 +714,7 @@ fn predefined_macros_describe_the_device() {
 /// A kernel with a double-precision constant and no `cl_khr_fp64` pragma: OpenCL 1.2
 /// makes double an optional extension type, and clift warns that the constant is taken as
 /// a float.
-const WARNING_SOURCE: &str = "kernel void k(global float *a) { a[0] = 1.5; }\n";
+const WARNING_SOURCE: &str = "kernel void k(global float *a) { global int *b = a; }\n";
 
 #[test]
 fn a_warning_is_logged_and_the_build_succeeds() {
@@ -723,8 +723,8 @@ fn a_warning_is_logged_and_the_build_succeeds() {
     let program = fx.built(WARNING_SOURCE, c"");
     let log = build_log(program);
     assert!(
-        log.lines().any(|l| l.contains(":1:41: warning: ")),
-        "no warning at 1:41:\n{log}"
+        log.lines().any(|l| l.contains(":1:50: warning: ")),
+        "no warning at 1:50:\n{log}"
     );
     release_program(program);
 }
@@ -751,13 +751,11 @@ fn werror_turns_a_warning_into_an_error() {
     assert_eq!(build_status(program), CL_BUILD_ERROR);
     let log = build_log(program);
     assert!(
-        !errors_at(&log, 1, 41).is_empty(),
+        !errors_at(&log, 1, 50).is_empty(),
         "the warning is an error under -Werror:\n{log}"
     );
-    // With the extension enabled there is nothing to warn about, and -Werror builds.
-    let clean = fx.program(&format!(
-        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n{WARNING_SOURCE}"
-    ));
+    // With an explicit cast there is nothing to warn about, and -Werror builds.
+    let clean = fx.program(&WARNING_SOURCE.replace("= a;", "= (global int *)a;"));
     assert_eq!(
         build(clean, 0, None, Some(c"-Werror")),
         CL_SUCCESS,
@@ -2532,4 +2530,32 @@ fn unloading_the_compiler_of_a_non_platform_is_invalid_platform() {
     let unload = entry!(api.clUnloadPlatformCompiler);
     // SAFETY: a live handle of another type.
     assert_eq!(unsafe { unload(device()) }, CL_INVALID_PLATFORM);
+}
+
+#[test]
+fn double_needs_no_pragma_in_opencl_c_1_2_but_does_in_1_1() {
+    // OpenCL C 1.2 made double an optional core feature (6.1.1): on a device that supports
+    // it (CL_DEVICE_DOUBLE_FP_CONFIG is not 0) a 1.2 program uses double directly. OpenCL C
+    // 1.1 requires `#pragma OPENCL EXTENSION cl_khr_fp64 : enable` first.
+    let fx = Fixture::new();
+    let source = "kernel void k(global double *a) { a[0] = a[0] * 0.5; }\n";
+    let program = fx.program(source);
+    assert_eq!(
+        build(program, 0, None, Some(c"")),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
+    );
+    release_program(program);
+    let old = fx.program(source);
+    assert_eq!(
+        build(old, 0, None, Some(c"-cl-std=CL1.1")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    assert!(
+        build_log(old).contains("requires cl_khr_fp64"),
+        "{}",
+        build_log(old)
+    );
+    release_program(old);
 }

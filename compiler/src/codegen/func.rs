@@ -981,6 +981,22 @@ impl Lower<'_, '_> {
                 let v = self.expr(value)?;
                 let new = match op {
                     None => v,
+                    // `p += n` / `p -= n` move by n elements, as `p + n` does.
+                    Some(op @ (BinaryOp::Add | BinaryOp::Sub))
+                        if matches!(place.ty.ty, Type::Pointer(_)) =>
+                    {
+                        let Type::Pointer(pointee) = &place.ty.ty else {
+                            unreachable!("matched above")
+                        };
+                        let current = self.load(&r, &place.ty.ty)?[0];
+                        let wide = self.convert_to(v, &value.ty, &Type::Scalar(Scalar::Long))?[0];
+                        let scaled = self.b.ins().imul_imm_s(wide, pointee.ty.size() as i64);
+                        vec![if *op == BinaryOp::Sub {
+                            self.b.ins().isub(current, scaled)
+                        } else {
+                            self.b.ins().iadd(current, scaled)
+                        }]
+                    }
                     Some(op) => {
                         let current = self.load(&r, &place.ty.ty)?;
                         let current = self.convert_to(current, &place.ty.ty, op_ty)?;

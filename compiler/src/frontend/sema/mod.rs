@@ -37,6 +37,11 @@ use super::types::{QualType, Record, Scalar, Type};
 pub struct Options {
     /// The device supports `cl_khr_fp64` (the pragma may enable it).
     pub fp64_supported: bool,
+    /// `double` is usable without the pragma: OpenCL C 1.2 made double precision an
+    /// optional core feature (6.1.1), so a 1.2 program on a device that supports it needs
+    /// no `#pragma OPENCL EXTENSION cl_khr_fp64 : enable` (as clang and every 1.2 driver
+    /// accept). `-cl-std=CL1.1` programs still need the pragma.
+    pub fp64_by_default: bool,
     /// The device supports `cl_khr_fp16`.
     pub fp16_supported: bool,
     /// The device supports the 64-bit atomics extensions.
@@ -134,6 +139,7 @@ const PREDEFINED_CONSTANTS: &[(&str, i64, Scalar)] = &[
 
 impl<'d> Analyzer<'d> {
     fn new(options: Options, diags: &'d mut Diagnostics) -> Analyzer<'d> {
+        let fp64 = options.fp64_supported && options.fp64_by_default;
         let mut file_scope = Scope::default();
         for (name, value, scalar) in PREDEFINED_CONSTANTS {
             file_scope
@@ -168,6 +174,7 @@ impl<'d> Analyzer<'d> {
             diags,
             extensions: Extensions {
                 byte_addressable_store: true,
+                fp64,
                 ..Extensions::default()
             },
             scopes: vec![file_scope],

@@ -125,6 +125,23 @@ impl Driver {
         check(status, "clCreateBuffer").map(|()| mem)
     }
 
+    /// A read-write buffer holding a copy of `data`.
+    pub fn buffer_from(&self, data: &[f32]) -> Result<cl_mem, String> {
+        let api = &self.api;
+        let mut status = CL_SUCCESS;
+        // SAFETY: a valid context; `data` holds size_of_val(data) bytes, copied now.
+        let mem = unsafe {
+            entry!(api.clCreateBuffer)(
+                self.context,
+                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                size_of_val(data),
+                data.as_ptr().cast_mut().cast(),
+                &mut status,
+            )
+        };
+        check(status, "clCreateBuffer").map(|()| mem)
+    }
+
     pub fn release(&self, mem: cl_mem) {
         let api = &self.api;
         // SAFETY: a buffer this driver created.

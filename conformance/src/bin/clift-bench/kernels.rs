@@ -57,6 +57,69 @@ kernel void reduce(global const float *in, global float *out, local float *scrat
     }
     if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
+kernel void triad(global float *a, global const float *b, global const float *c, float s) {
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i];
+}
+kernel void nbody(global const float4 *pos, global float4 *acc, int n, float eps2) {
+    size_t i = get_global_id(0);
+    float4 p = pos[i];
+    float3 a = (float3)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 q = pos[j];
+        float3 d = q.xyz - p.xyz;
+        float inv = rsqrt(dot(d, d) + eps2);
+        a += d * (q.w * inv * inv * inv);
+    }
+    acc[i] = (float4)(a, 0.0f);
+}
+kernel void conv2d(global const float *in, global float *out, constant float *w,
+                   int width, int height) {
+    int x = get_global_id(0), y = get_global_id(1);
+    float sum = 0.0f;
+    for (int dy = -2; dy <= 2; dy++) {
+        int yy = clamp(y + dy, 0, height - 1);
+        for (int dx = -2; dx <= 2; dx++) {
+            int xx = clamp(x + dx, 0, width - 1);
+            sum += w[(dy + 2) * 5 + dx + 2] * in[yy * width + xx];
+        }
+    }
+    out[y * width + x] = sum;
+}
+/* Spheres as (centre, radius) and (colour, unused): a primary ray per pixel, the nearest
+   hit, diffuse light and a shadow ray. */
+kernel void raytrace(global uchar4 *img, constant float4 *spheres, int count,
+                     int width, int height) {
+    int x = get_global_id(0), y = get_global_id(1);
+    float3 origin = (float3)(0.0f, 0.0f, -4.0f);
+    float3 dir = normalize((float3)((x - 0.5f * width) / height, (y - 0.5f * height) / height, 1.0f));
+    float best = 1e30f;
+    int hit = -1;
+    for (int s = 0; s < count; s++) {
+        float3 oc = origin - spheres[2 * s].xyz;
+        float r = spheres[2 * s].w;
+        float b = dot(oc, dir), disc = b * b - (dot(oc, oc) - r * r);
+        if (disc > 0.0f) {
+            float t = -b - sqrt(disc);
+            if (t > 1e-3f && t < best) { best = t; hit = s; }
+        }
+    }
+    float3 color = (float3)(0.1f, 0.1f, 0.15f);
+    if (hit >= 0) {
+        float3 p = origin + best * dir;
+        float3 n = normalize(p - spheres[2 * hit].xyz);
+        float3 light = normalize((float3)(1.0f, 1.0f, -1.0f));
+        float diffuse = max(dot(n, light), 0.0f);
+        for (int s = 0; s < count; s++) {
+            float3 oc = p - spheres[2 * s].xyz;
+            float r = spheres[2 * s].w;
+            float b = dot(oc, light), disc = b * b - (dot(oc, oc) - r * r);
+            if (s != hit && disc > 0.0f && -b - sqrt(disc) > 1e-3f) diffuse *= 0.25f;
+        }
+        color = spheres[2 * hit + 1].xyz * (0.15f + 0.85f * diffuse);
+    }
+    img[y * width + x] = convert_uchar4_sat((float4)(color * 255.0f, 255.0f));
+}
 kernel void mandelbrot(global int *out, int width, int height, int max_iter) {
     int x = get_global_id(0), y = get_global_id(1);
     float cr = -2.0f + 3.0f * x / width, ci = -1.5f + 3.0f * y / height;
@@ -294,6 +357,29 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         d.release(out);
         Ok((n * 4) as f64 / t / 1e9)
     });
+    let triad = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("triad")?;
+        let (a, b, c) = (d.buffer(n * 4)?, d.buffer(n * 4)?, d.buffer(n * 4)?);
+        for (i, m) in [a, b, c].iter().enumerate() {
+            bench.arg(k, i as u32, m);
+        }
+        bench.arg(k, 3, &3.0f32);
+        bench.run(k, &[n], None)?;
+        let t = best(reps, || bench.run(k, &[n], None))?;
+        for m in [a, b, c] {
+            d.release(m);
+        }
+        Ok((3 * n * 4) as f64 / t / 1e9)
+    });
+    table.add(
+        THROUGHPUT,
+        format!("triad a = b + s * c, {} M floats", n >> 20),
+        "GB/s",
+        Better::Higher,
+        triad,
+        None,
+    );
     table.add(
         THROUGHPUT,
         "reduction (local memory, barriers)",
@@ -342,6 +428,102 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
             None,
         );
     }
+    let bodies = if effort.bandwidth_bytes >= 256 << 20 {
+        16384
+    } else {
+        4096
+    };
+    let nbody = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("nbody")?;
+        let pos: Vec<f32> = (0..bodies * 4)
+            .map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0)
+            .collect();
+        let (p, acc) = (d.buffer_from(&pos)?, d.buffer(bodies * 16)?);
+        bench.arg(k, 0, &p);
+        bench.arg(k, 1, &acc);
+        bench.arg(k, 2, &(bodies as i32));
+        bench.arg(k, 3, &1e-3f32);
+        bench.run(k, &[bodies], None)?;
+        let t = best(reps.min(3), || bench.run(k, &[bodies], None))?;
+        d.release(p);
+        d.release(acc);
+        // The customary 20 flops per interaction (rsqrt counted as one).
+        Ok(20.0 * (bodies * bodies) as f64 / t / 1e9)
+    });
+    table.add(
+        THROUGHPUT,
+        format!("n-body, {bodies} bodies, all pairs"),
+        "GFLOP/s",
+        Better::Higher,
+        nbody,
+        None,
+    );
+    let (w, h) = (2048usize, 1024usize);
+    let conv = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("conv2d")?;
+        let weights = [1.0f32 / 25.0; 25];
+        let (input, out, wb) = (
+            d.buffer(w * h * 4)?,
+            d.buffer(w * h * 4)?,
+            d.buffer_from(&weights)?,
+        );
+        bench.arg(k, 0, &input);
+        bench.arg(k, 1, &out);
+        bench.arg(k, 2, &wb);
+        bench.arg(k, 3, &(w as i32));
+        bench.arg(k, 4, &(h as i32));
+        bench.run(k, &[w, h], None)?;
+        let t = best(reps.min(3), || bench.run(k, &[w, h], None))?;
+        for m in [input, out, wb] {
+            d.release(m);
+        }
+        Ok((w * h) as f64 / t / 1e6)
+    });
+    table.add(
+        THROUGHPUT,
+        format!("2D convolution 5x5, {w}x{h}"),
+        "Mpixel/s",
+        Better::Higher,
+        conv,
+        None,
+    );
+    let (rw, rh) = (1024usize, 768usize);
+    let rays = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("raytrace")?;
+        let mut spheres = Vec::new();
+        for s in 0..24 {
+            let a = s as f32 * 0.7;
+            spheres.extend_from_slice(&[a.cos() * 2.5, a.sin() * 1.5, 2.0 + (s % 5) as f32, 0.6]);
+            spheres.extend_from_slice(&[
+                0.3 + (s % 3) as f32 * 0.3,
+                0.5,
+                0.9 - (s % 4) as f32 * 0.2,
+                0.0,
+            ]);
+        }
+        let (img, sb) = (d.buffer(rw * rh * 4)?, d.buffer_from(&spheres)?);
+        bench.arg(k, 0, &img);
+        bench.arg(k, 1, &sb);
+        bench.arg(k, 2, &24i32);
+        bench.arg(k, 3, &(rw as i32));
+        bench.arg(k, 4, &(rh as i32));
+        bench.run(k, &[rw, rh], None)?;
+        let t = best(reps.min(3), || bench.run(k, &[rw, rh], None))?;
+        d.release(img);
+        d.release(sb);
+        Ok((rw * rh) as f64 / t / 1e6)
+    });
+    table.add(
+        THROUGHPUT,
+        format!("ray tracer {rw}x{rh}, 24 spheres, shadows"),
+        "Mpixel/s",
+        Better::Higher,
+        rays,
+        None,
+    );
     let mandel = per(&|d| {
         let bench = Bench::build(d, SOURCE)?;
         let k = bench.kernel("mandelbrot")?;

@@ -5,8 +5,12 @@
 //! the ratio between them and against the machine's own limit (host memcpy bandwidth).
 //!
 //! ```text
-//! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--quick]
+//! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling]
 //! ```
+//!
+//! `--scaling` adds a table of every figure at 1, 2, 4, ... and all cores: the harness runs
+//! itself once per core count with `CLIFT_MAX_COMPUTE_UNITS` and `POCL_MAX_PTHREAD_COUNT`
+//! set (each driver reads its variable when it loads).
 //!
 //! `CLIFT_LIBRARY` names the libclift.so to measure (default: the release build beside this
 //! binary); `POCL_LIBRARY` PoCL's library (default: the path in /etc/OpenCL/vendors/pocl.icd).
@@ -35,10 +39,17 @@ pub struct Effort {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let markdown = args
-        .windows(2)
-        .find(|w| w[0] == "--markdown")
-        .map(|w| PathBuf::from(&w[1]));
+    let path_after = |flag: &str| {
+        args.windows(2)
+            .find(|w| w[0] == flag)
+            .map(|w| PathBuf::from(&w[1]))
+    };
+    let (markdown, svg, tsv) = (
+        path_after("--markdown"),
+        path_after("--svg"),
+        path_after("--tsv"),
+    );
+    let scaling = args.iter().any(|a| a == "--scaling");
     let effort = if quick {
         Effort {
             latency_iterations: 2_000,
@@ -76,14 +87,66 @@ fn main() {
         .iter()
         .map(|d| format!("{}: \"{}\"", d.name, d.device_name))
         .collect();
-    let text = table.markdown(&format!("{} ({})", machine_summary(), devices.join(", ")));
-    print!("{text}");
-    if let Some(path) = markdown
-        && let Err(e) = std::fs::write(&path, &text)
-    {
-        eprintln!("clift-bench: cannot write {}: {e}", path.display());
-        std::process::exit(1);
+    let machine = format!("{} ({})", machine_summary(), devices.join(", "));
+    let mut text = table.markdown(&machine);
+    if scaling {
+        let names: Vec<String> = drivers.iter().map(|d| d.label()).collect();
+        text.push_str(&format!(
+            "\n### Scaling\n\n`CLIFT_MAX_COMPUTE_UNITS=n` for clift and `POCL_MAX_PTHREAD_COUNT=n` \
+             for PoCL.\n\n{}",
+            report::scaling_markdown(&names, &scaling_runs(quick))
+        ));
     }
+    print!("{text}");
+    let outputs = [
+        (markdown, Some(text.clone())),
+        (svg, table.svg(&machine)),
+        (tsv, Some(table.tsv())),
+    ];
+    for (path, content) in outputs {
+        let (Some(path), Some(content)) = (path, content) else {
+            continue;
+        };
+        if let Err(e) = std::fs::write(&path, content) {
+            eprintln!("clift-bench: cannot write {}: {e}", path.display());
+            std::process::exit(1);
+        }
+    }
+}
+
+/// The harness run again at 1, 2, 4, ... and all cores, each run's figures as TSV.
+fn scaling_runs(quick: bool) -> Vec<(usize, String)> {
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |n| Some(n * 2))
+        .take_while(|&n| n < all)
+        .collect();
+    counts.push(all);
+    let exe = std::env::current_exe().expect("the harness's own path");
+    let mut runs = Vec::new();
+    for n in counts {
+        let out = std::env::temp_dir().join(format!(
+            "clift-bench-scaling-{}-{n}.tsv",
+            std::process::id()
+        ));
+        let mut child = std::process::Command::new(&exe);
+        child
+            .env("CLIFT_MAX_COMPUTE_UNITS", n.to_string())
+            .env("POCL_MAX_PTHREAD_COUNT", n.to_string())
+            .arg("--tsv")
+            .arg(&out)
+            .stdout(std::process::Stdio::null());
+        if quick {
+            child.arg("--quick");
+        }
+        match child.status() {
+            Ok(status) if status.success() => {
+                runs.push((n, std::fs::read_to_string(&out).unwrap_or_default()));
+            }
+            other => eprintln!("clift-bench: the run on {n} cores failed: {other:?}"),
+        }
+        let _ = std::fs::remove_file(&out);
+    }
+    runs
 }
 
 /// One line about the machine the figures come from.

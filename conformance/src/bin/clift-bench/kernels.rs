@@ -321,20 +321,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let n = effort.bandwidth_bytes / 4 / 4;
     let reps = effort.bandwidth_repeats;
     // Memory-bound kernels: GB/s of data touched.
-    let vadd = per(&|d| {
-        let bench = Bench::build(d, SOURCE)?;
-        let k = bench.kernel("vadd")?;
-        let (a, b, c) = (d.buffer(n * 4)?, d.buffer(n * 4)?, d.buffer(n * 4)?);
-        for (i, m) in [a, b, c].iter().enumerate() {
-            bench.arg(k, i as u32, m);
-        }
-        bench.run(k, &[n], None)?;
-        let t = best(reps, || bench.run(k, &[n], None))?;
-        for m in [a, b, c] {
-            d.release(m);
-        }
-        Ok((3 * n * 4) as f64 / t / 1e9)
-    });
+    let vadd = per(&|d| three_arrays(d, "vadd", n, reps, None));
     table.add(
         THROUGHPUT,
         format!("vector add, {} M floats", n >> 20),
@@ -357,21 +344,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         d.release(out);
         Ok((n * 4) as f64 / t / 1e9)
     });
-    let triad = per(&|d| {
-        let bench = Bench::build(d, SOURCE)?;
-        let k = bench.kernel("triad")?;
-        let (a, b, c) = (d.buffer(n * 4)?, d.buffer(n * 4)?, d.buffer(n * 4)?);
-        for (i, m) in [a, b, c].iter().enumerate() {
-            bench.arg(k, i as u32, m);
-        }
-        bench.arg(k, 3, &3.0f32);
-        bench.run(k, &[n], None)?;
-        let t = best(reps, || bench.run(k, &[n], None))?;
-        for m in [a, b, c] {
-            d.release(m);
-        }
-        Ok((3 * n * 4) as f64 / t / 1e9)
-    });
+    let triad = per(&|d| three_arrays(d, "triad", n, reps, Some(3.0)));
     table.add(
         THROUGHPUT,
         format!("triad a = b + s * c, {} M floats", n >> 20),
@@ -546,6 +519,32 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         mandel,
         None,
     );
+}
+
+/// GB/s of a kernel over three arrays of `n` floats (two read, one written), with a float
+/// fourth argument if given.
+fn three_arrays(
+    d: &Driver,
+    name: &str,
+    n: usize,
+    reps: usize,
+    scalar: Option<f32>,
+) -> Result<f64, String> {
+    let bench = Bench::build(d, SOURCE)?;
+    let k = bench.kernel(name)?;
+    let (a, b, c) = (d.buffer(n * 4)?, d.buffer(n * 4)?, d.buffer(n * 4)?);
+    for (i, m) in [a, b, c].iter().enumerate() {
+        bench.arg(k, i as u32, m);
+    }
+    if let Some(s) = scalar {
+        bench.arg(k, 3, &s);
+    }
+    bench.run(k, &[n], None)?;
+    let t = best(reps, || bench.run(k, &[n], None))?;
+    for m in [a, b, c] {
+        d.release(m);
+    }
+    Ok((3 * n * 4) as f64 / t / 1e9)
 }
 
 /// The fastest of `reps` runs of `f`, in seconds.

@@ -1,0 +1,73 @@
+//! `cts-run` against a stand-in CTS: shell scripts named like the CTS's binaries that print
+//! what the CTS prints and exit as it does. The runner must find binaries in the build tree,
+//! pass the quick-mode arguments and `OCL_ICD_VENDORS`, tell passes from failures and
+//! timeouts, and write the table between the markers of a Markdown file.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+fn script(path: &Path, body: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn cts_run_tables_passes_failures_and_timeouts() {
+    let dir = std::env::temp_dir().join(format!("clift-cts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // A suite passes when it exits with 0; the runner reports its "PASSED n of m" line.
+    script(
+        &dir.join("basic/test_basic"),
+        r#"[ "$OCL_ICD_VENDORS" = /opt/vendors ] || exit 7
+echo "PASSED sub-test."; echo "PASSED 3 of 3 tests.""#,
+    );
+    // Quick-mode arguments are passed: test_conversions must get -w.
+    script(
+        &dir.join("conversions/test_conversions"),
+        r#"[ "$1" = -w ] || exit 9; echo "PASSED 1 of 1 tests.""#,
+    );
+    script(
+        &dir.join("test_api"),
+        r#"echo "FAILED 1 of 5 tests."; exit 1"#,
+    );
+    script(&dir.join("test_printf"), "sleep 20");
+    let doc = dir.join("CONFORMANCE.md");
+    std::fs::write(
+        &doc,
+        "# Conformance\n\n<!-- cts-run begin -->\nold table\n<!-- cts-run end -->\n\nAfter.\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .arg(&dir)
+        .args(["--vendors", "/opt/vendors", "--timeout", "2", "--update"])
+        .arg(&doc)
+        .args([
+            "--only",
+            "test_basic,test_conversions,test_api,test_printf,test_vectors",
+        ])
+        .output()
+        .unwrap();
+    // A failure anywhere makes the runner fail.
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(
+        text.starts_with(
+            "# Conformance\n\n<!-- cts-run begin -->\n2 of 4 CTS suites pass (1 not built)."
+        ),
+        "{text}"
+    );
+    for row in [
+        "| test_api | FAIL (exit 1) | FAILED 1 of 5 tests |",
+        "| test_basic | pass | PASSED 3 of 3 tests |",
+        "| test_conversions | pass | PASSED 1 of 1 tests |",
+        "| test_vectors | not built |  |",
+        "| test_printf | timeout after 2 s |  |",
+    ] {
+        assert!(text.contains(row), "missing {row}:\n{text}");
+    }
+    assert!(!text.contains("old table"));
+    assert!(text.ends_with("<!-- cts-run end -->\n\nAfter.\n"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -230,6 +230,45 @@ fn address_taken(body: &TirBlock) -> HashSet<LocalId> {
     set
 }
 
+/// Variables a block names: declared, read, written or addressed.
+fn locals_used(body: &TirBlock) -> HashSet<LocalId> {
+    let mut set = HashSet::new();
+    fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
+        if let ExprKind::Load(p)
+        | ExprKind::AddressOf(p)
+        | ExprKind::IncDec { place: p, .. }
+        | ExprKind::Assign { place: p, .. } = &e.kind
+            && let Some(id) = place_root(p)
+        {
+            set.insert(id);
+        }
+        for_each_child(e, &mut |c| visit(c, set));
+    }
+    fn declared(body: &TirBlock, set: &mut HashSet<LocalId>) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Decl { local, .. } => {
+                    set.insert(*local);
+                }
+                StmtKind::Block(b) | StmtKind::Loop { body: b, .. } => declared(b, set),
+                StmtKind::Switch { body, .. } => declared(body, set),
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    declared(then_branch, set);
+                    declared(else_branch, set);
+                }
+                _ => {}
+            }
+        }
+    }
+    for_each_stmt_expr(body, &mut |e| visit(e, &mut set));
+    declared(body, &mut set);
+    set
+}
+
 /// Defines the work-item function of `id`.
 pub(super) fn define(
     state: &mut ModuleState,
@@ -423,12 +462,15 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// The body of a region function of a kernel with barriers: `stmts` run by one
-    /// work-item, variables in its frame (the first region also loads the parameters).
+    /// A region function of a kernel with barriers: `stmts` run by every work-item of a row
+    /// (every local x for the y and z the work-group function set), each with its variables
+    /// in its own frame; the first region also loads the parameters. As in [`Lower::kernel_row`],
+    /// the x loop is here, so there is one call per row and `get_local_id(0)` is a register.
     fn region(
         &mut self,
         stmts: &[Stmt],
         frames: &HashMap<LocalId, u32>,
+        frame_size: u32,
         load_parameters: bool,
     ) -> Result<()> {
         let entry = self.b.create_block();
@@ -436,6 +478,45 @@ impl Lower<'_, '_> {
         self.b.switch_to_block(entry);
         self.item = self.b.block_params(entry)[0];
         self.setup_storage(None, Some(frames));
+        let flags = MemFlagsData::trusted();
+        let group = self.group();
+        let size = self
+            .b
+            .ins()
+            .load(types::I64, flags, group, WorkGroup::OFFSET_LOCAL_SIZE);
+        // The frame of the row's first item; item x's is `frame_size` bytes further each.
+        let row_frame = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.item, item_context::FRAME);
+        let x = self.b.declare_var(types::I64);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(x, zero);
+        let (head, body_b, latch, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let xv = self.b.use_var(x);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        let xv = self.b.use_var(x);
+        self.b
+            .ins()
+            .store(flags, xv, self.item, item_context::LOCAL_ID);
+        let offset = self.b.ins().imul_imm_s(xv, i64::from(frame_size));
+        let frame = self.b.ins().iadd(row_frame, offset);
+        self.b
+            .ins()
+            .store(flags, frame, self.item, item_context::FRAME);
+        self.local_x = Some(x);
+        // A `return` ends this item's part of the region: on to the next item.
+        self.return_target = Some(latch);
+        let promoted = self.promote_frame_variables(stmts, frames)?;
         if load_parameters {
             self.parameters(&[])?;
         }
@@ -443,11 +524,72 @@ impl Lower<'_, '_> {
             self.fresh_block_if_terminated();
             self.statement(s)?;
         }
-        if !self.terminated() {
-            self.b.ins().return_(&[]);
+        self.jump(latch);
+        self.b.switch_to_block(latch);
+        // Promoted variables go back to the frame, where the next region reads them.
+        for &(id, offset) in &promoted {
+            let ty = self.func.local(id).ty.ty.clone();
+            let value = self.load(&PlaceRef::Var(id), &ty)?;
+            let addr = self.frame_address(offset);
+            self.store(&PlaceRef::Mem(addr), &ty, value)?;
         }
+        let xv = self.b.use_var(x);
+        let next = self.b.ins().iadd_imm_s(xv, 1);
+        self.b.def_var(x, next);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        self.b.ins().return_(&[]);
         self.b.seal_all_blocks();
         Ok(())
+    }
+
+    /// Moves the scalar and vector variables a region names (and whose address is never
+    /// taken) from the work-item's frame into SSA variables for the region's body: loaded
+    /// here, at the start of each item, and stored back when the item's part ends. A loop
+    /// inside the region then keeps them in registers instead of the frame.
+    fn promote_frame_variables(
+        &mut self,
+        stmts: &[Stmt],
+        frames: &HashMap<LocalId, u32>,
+    ) -> Result<Vec<(LocalId, u32)>> {
+        let taken = self
+            .func
+            .body
+            .as_ref()
+            .map(address_taken)
+            .unwrap_or_default();
+        let mut used: Vec<LocalId> = locals_used(&stmts.to_vec())
+            .into_iter()
+            .filter(|id| !taken.contains(id))
+            .collect();
+        used.sort();
+        let mut promoted = Vec::new();
+        for id in used {
+            let (Some(&offset), Some((t, n))) =
+                (frames.get(&id), lane_types(&self.func.local(id).ty.ty))
+            else {
+                continue;
+            };
+            let vars = (0..n).map(|_| self.b.declare_var(t)).collect();
+            self.storage[id.0 as usize] = Storage::Vars(vars);
+            let ty = self.func.local(id).ty.ty.clone();
+            let addr = self.frame_address(offset);
+            let value = self.load(&PlaceRef::Mem(addr), &ty)?;
+            self.store(&PlaceRef::Var(id), &ty, value)?;
+            promoted.push((id, offset));
+        }
+        Ok(promoted)
+    }
+
+    /// The address of byte `offset` of the current work-item's frame.
+    fn frame_address(&mut self, offset: u32) -> Value {
+        let frame = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            self.item,
+            item_context::FRAME,
+        );
+        self.b.ins().iadd_imm_s(frame, i64::from(offset))
     }
 
     /// A condition function of a kernel with barriers: evaluates `cond` for one work-item
@@ -1586,6 +1728,7 @@ pub(super) fn define_barrier_kernel(
         fctx,
         options,
         frames: &frames,
+        frame_size,
         count: 0,
     };
     let prologue = splitter.region(&[], true)?;
@@ -1601,6 +1744,8 @@ struct Splitter<'a, 'b> {
     fctx: &'b mut FunctionBuilderContext,
     options: &'a CodegenOptions,
     frames: &'a HashMap<LocalId, u32>,
+    /// Bytes of one work-item's frame: a region steps by it from one item to the next.
+    frame_size: u32,
     count: u32,
 }
 
@@ -1751,8 +1896,10 @@ impl Splitter<'_, '_> {
         load_parameters: bool,
     ) -> Result<cranelift_module::FuncId> {
         let (id, mut ctx) = self.declare(None)?;
-        let frames = self.frames;
-        self.lower(&mut ctx, |l| l.region(stmts, frames, load_parameters))?;
+        let (frames, frame_size) = (self.frames, self.frame_size);
+        self.lower(&mut ctx, |l| {
+            l.region(stmts, frames, frame_size, load_parameters)
+        })?;
         self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))
     }
 

@@ -400,6 +400,9 @@ impl GroupEmitter {
                     .load(ptr, flags, self.group, WorkGroup::OFFSET_LOCAL_SIZE + 8 * d)
             })
             .collect();
+        // Frames are in linear local-id order: a row's first item is `size_x` items after
+        // the previous row's.
+        let row_stride = sizes[0];
         if self.rows_only {
             sizes[0] = b.ins().iconst(ptr, 1);
         }
@@ -435,7 +438,11 @@ impl GroupEmitter {
                     let offset = b.ins().imul_imm_s(n, i64::from(self.frame_size));
                     let frame = b.ins().iadd(self.frames, offset);
                     b.ins().store(flags, frame, self.item, item_context::FRAME);
-                    let next = b.ins().iadd_imm_s(n, 1);
+                    let next = if self.rows_only {
+                        b.ins().iadd(n, row_stride)
+                    } else {
+                        b.ins().iadd_imm_s(n, 1)
+                    };
                     b.def_var(linear, next);
                 }
                 b.ins().call(callee, &[self.item]);
@@ -475,7 +482,9 @@ impl GroupEmitter {
         for node in nodes {
             match node {
                 func::WgNode::Region(id) => {
+                    // Region functions loop over dimension 0 themselves.
                     let callee = func_ref(b, state, refs, *id);
+                    self.rows_only = true;
                     self.all_items(b, callee);
                 }
                 func::WgNode::If {
@@ -526,6 +535,7 @@ impl GroupEmitter {
                     b.switch_to_block(cont);
                     if let Some(s) = step {
                         let callee = func_ref(b, state, refs, *s);
+                        self.rows_only = true;
                         self.all_items(b, callee);
                     }
                     b.ins().jump(head, &[]);

@@ -276,3 +276,247 @@ fn aligned_half_vectors_step_by_four_for_three_lanes() {
         }
     }
 }
+
+/// The half of `x` rounded to nearest even (the reference's own rounding, above).
+fn round_half(x: f32) -> u16 {
+    f32_to_half(x, 'e')
+}
+
+/// Random half bit patterns: every class (zeros, denormals, normals, infinities, NaNs) and
+/// the values that round at the edges.
+fn half_patterns(n: usize, rng: &mut Rng) -> Vec<u16> {
+    let mut v: Vec<u16> = vec![
+        0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+        0x7e00, 0x3555, 0x5640,
+    ];
+    while v.len() < n {
+        v.push(rng.next_u64() as u16);
+    }
+    v
+}
+
+#[test]
+fn half_arithmetic_is_float_arithmetic_rounded_to_half() {
+    // cl_khr_fp16 (9.5): half values with + - * /, each result correctly rounded to half
+    // (computing in float and rounding once is exact for these operations: float carries
+    // more than twice half's precision). Overflow gives infinity, tiny results denormals.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void k(global const half *a, global const half *b, global half *out) {
+            size_t i = get_global_id(0);
+            half x = a[i], y = b[i];
+            out[4 * i] = x + y;
+            out[4 * i + 1] = x - y;
+            out[4 * i + 2] = x * y;
+            out[4 * i + 3] = x / y;
+        }",
+        c"k",
+        c"",
+    );
+    let mut rng = Rng(0xf16);
+    let n = 4096;
+    let a = half_patterns(n, &mut rng);
+    let mut b = half_patterns(n, &mut rng);
+    b.rotate_left(5);
+    let (ab, bb, out) = (fx.buffer(&a), fx.buffer(&b), fx.filled(0u16, 4 * n));
+    k.mem(0, &ab).mem(1, &bb).mem(2, &out);
+    fx.run(&k, None, &[n], None);
+    let got: Vec<u16> = fx.read(&out, 4 * n);
+    let is_nan = |h: u16| h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
+    for i in 0..n {
+        let (x, y) = (half_to_f32(a[i]), half_to_f32(b[i]));
+        for (j, (op, want)) in [("+", x + y), ("-", x - y), ("*", x * y), ("/", x / y)]
+            .into_iter()
+            .enumerate()
+        {
+            let want = round_half(want);
+            let g = got[4 * i + j];
+            assert!(
+                g == want || (is_nan(g) && is_nan(want)),
+                "{:#06x} {op} {:#06x}: got {g:#06x}, want {want:#06x}",
+                a[i],
+                b[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn half_conversions_vectors_literals_and_math() {
+    // Conversions to half in every rounding mode (from float, exact), from half to int with
+    // saturation; half4 through vload4/vstore4 on half pointers, swizzles and `h` literals;
+    // as_ushort/as_half keep the bits; sqrt and fabs correctly rounded.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void k(global const float *f, global const half *h, global half *o,
+                      global int *ints, global ushort *bits) {
+            size_t i = get_global_id(0);
+            float x = f[i];
+            o[8 * i] = convert_half(x);
+            o[8 * i + 1] = convert_half_rtz(x);
+            o[8 * i + 2] = convert_half_rtp(x);
+            o[8 * i + 3] = convert_half_rtn(x);
+            half4 v = vload4(i, h);
+            v = v.wzyx * 2.0h + (half4)(0.5h);
+            vstore4(v, 2 * i + 1, o);
+            ints[i] = convert_int_sat(h[4 * i] * 1024.0h);
+            bits[i] = as_ushort(as_half(as_ushort(h[4 * i + 1])));
+            o[8 * 64 + i] = sqrt(fabs(h[4 * i + 2]));
+        }",
+        c"k",
+        c"",
+    );
+    let n = 64usize;
+    let mut rng = Rng(77);
+    let floats: Vec<f32> = (0..n)
+        .map(|_| rng.float(-70000.0, 70000.0) / [1.0, 1e3, 1e6][rng.int(0, 2) as usize])
+        .collect();
+    let halves: Vec<u16> = (0..4 * n)
+        .map(|_| {
+            loop {
+                let h = rng.next_u64() as u16;
+                if h & 0x7c00 != 0x7c00 {
+                    break h; // finite
+                }
+            }
+        })
+        .collect();
+    let (fb, hb) = (fx.buffer(&floats), fx.buffer(&halves));
+    let o = fx.filled(0u16, 8 * n + n);
+    let ints = fx.filled(0i32, n);
+    let bits = fx.filled(0u16, n);
+    k.mem(0, &fb)
+        .mem(1, &hb)
+        .mem(2, &o)
+        .mem(3, &ints)
+        .mem(4, &bits);
+    fx.run(&k, None, &[n], None);
+    let out: Vec<u16> = fx.read(&o, 8 * n + n);
+    let got_ints: Vec<i32> = fx.read(&ints, n);
+    let got_bits: Vec<u16> = fx.read(&bits, n);
+    for i in 0..n {
+        let x = floats[i];
+        for (j, mode) in ['e', 'z', 'p', 'n'].into_iter().enumerate() {
+            assert_eq!(
+                out[8 * i + j],
+                f32_to_half(x, mode),
+                "convert {x} mode {mode}"
+            );
+        }
+        let v: Vec<f32> = (0..4).map(|l| half_to_f32(halves[4 * i + l])).collect();
+        for l in 0..4 {
+            // (v.wzyx * 2) rounds, then + 0.5 rounds again.
+            let doubled = half_to_f32(round_half(v[3 - l] * 2.0));
+            assert_eq!(
+                out[8 * i + 4 + l],
+                round_half(doubled + 0.5),
+                "half4 item {i} lane {l}"
+            );
+        }
+        let scaled = half_to_f32(round_half(v[0] * 1024.0));
+        let want = if scaled.is_infinite() {
+            if scaled > 0.0 { i32::MAX } else { i32::MIN }
+        } else {
+            scaled as i32
+        };
+        assert_eq!(got_ints[i], want, "convert_int_sat of {scaled}");
+        assert_eq!(got_bits[i], halves[4 * i + 1], "as_ushort(as_half(...))");
+        assert_eq!(
+            out[8 * n + i],
+            round_half(v[2].abs().sqrt()),
+            "sqrt(fabs({}))",
+            v[2]
+        );
+    }
+}
+
+#[test]
+fn half_values_need_the_pragma_and_the_device_says_fp16() {
+    // "#pragma OPENCL EXTENSION cl_khr_fp16 : enable" must precede half values (pointers to
+    // half need no pragma); the device lists cl_khr_fp16 and a half FP configuration.
+    let api = clift();
+    let extensions = string(&api.device_info(api.device(), CL_DEVICE_EXTENSIONS).unwrap());
+    assert!(has_extension(&extensions, "cl_khr_fp16"), "{extensions}");
+    let config: u64 = scalar(
+        &api.device_info(api.device(), CL_DEVICE_HALF_FP_CONFIG)
+            .unwrap(),
+    );
+    assert_eq!(
+        config,
+        CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM
+    );
+    let fx = Fixture::new();
+    let program = api
+        .create_program_with_source(
+            fx.context,
+            &["kernel void k(global half *p) { half x = p[0]; }"],
+        )
+        .unwrap();
+    assert_eq!(api.build_program(program, c""), CL_BUILD_PROGRAM_FAILURE);
+    let log = api.build_log(program, api.device());
+    assert!(log.contains("cl_khr_fp16"), "{log}");
+    assert_eq!(api.release_program(program), CL_SUCCESS);
+}
+
+#[test]
+fn half_math_functions_are_within_one_half_ulp() {
+    // The math functions on half (cl_khr_fp16's table allows 2-4 ulp for most): computed in
+    // float and rounded once, they are within 1 ulp of half (0.5 from the rounding, the
+    // float error far below the rest).
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void k(global const half *in, global half *out) {
+            size_t i = get_global_id(0);
+            half x = in[i];
+            out[6 * i] = sin(x);
+            out[6 * i + 1] = exp(x);
+            out[6 * i + 2] = log(fabs(x));
+            out[6 * i + 3] = pow(fabs(x), 0.75h);
+            out[6 * i + 4] = rsqrt(fabs(x));
+            out[6 * i + 5] = atan2(x, 1.5h);
+        }",
+        c"k",
+        c"",
+    );
+    let n = 2048usize;
+    let mut rng = Rng(314);
+    let input: Vec<u16> = (0..n)
+        .map(|_| round_half(rng.float(-11.0, 11.0)))
+        .filter(|&h| h & 0x7fff != 0)
+        .collect();
+    let n = input.len();
+    let (ib, ob) = (fx.buffer(&input), fx.filled(0u16, 6 * n));
+    k.mem(0, &ib).mem(1, &ob);
+    fx.run(&k, None, &[n], None);
+    let got: Vec<u16> = fx.read(&ob, 6 * n);
+    // One ulp of half at |v| (denormal spacing below 2^-14).
+    let ulp = |v: f64| 2f64.powi(v.abs().max(2f64.powi(-14)).log2().floor() as i32 - 10);
+    for i in 0..n {
+        let x = f64::from(half_to_f32(input[i]));
+        let wants = [
+            x.sin(),
+            x.exp(),
+            x.abs().ln(),
+            x.abs().powf(0.75),
+            1.0 / x.abs().sqrt(),
+            x.atan2(1.5),
+        ];
+        for (j, want) in wants.into_iter().enumerate() {
+            let g = f64::from(half_to_f32(got[6 * i + j]));
+            if want.abs() > 65504.0 {
+                assert!(
+                    g.is_infinite() || g.abs() >= 65504.0,
+                    "function {j} of {x}: {g}"
+                );
+                continue;
+            }
+            assert!(
+                (g - want).abs() <= ulp(want),
+                "function {j} of {x}: got {g}, want {want}"
+            );
+        }
+    }
+}

@@ -63,6 +63,7 @@ pub const OPENCL_C_EXTENSIONS: &[&str] = &[
     "cl_khr_int64_extended_atomics",
     "cl_khr_byte_addressable_store",
     "cl_khr_fp64",
+    "cl_khr_fp16",
     "cl_khr_3d_image_writes",
 ];
 

@@ -105,7 +105,7 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
         sema: clift_compiler::frontend::sema::Options {
             fp64_supported: true,
             fp64_by_default: options.cl_std != Some(ClStd::Cl11),
-            fp16_supported: false,
+            fp16_supported: true,
             int64_atomics_supported: true,
             single_precision_constant: options.single_precision_constant,
             kernel_arg_info: options.kernel_arg_info,

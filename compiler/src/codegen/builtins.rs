@@ -35,6 +35,16 @@ const POINTER_OUT: [&str; 6] = ["fract", "frexp", "modf", "sincos", "remquo", "l
 
 impl Lower<'_, '_> {
     pub(super) fn builtin(&mut self, name: &str, args: &[Expr], ret: &Type) -> Result<Lanes> {
+        let lanes = self.builtin_lanes(name, args, ret)?;
+        if ret.element() == Some(Scalar::Half) {
+            // half results (cl_khr_fp16) are computed in float: rounded once here (a no-op
+            // for the exact ones, such as loads and fabs).
+            return lanes.into_iter().map(|v| self.round_half(v)).collect();
+        }
+        Ok(lanes)
+    }
+
+    fn builtin_lanes(&mut self, name: &str, args: &[Expr], ret: &Type) -> Result<Lanes> {
         if let Some(v) = self.work_item_function(name, args)? {
             return Ok(v);
         }
@@ -82,6 +92,17 @@ impl Lower<'_, '_> {
                 return Ok(vec![uextend_to(&mut self.b, types::I32, v)]);
             }
             _ => {}
+        }
+        if name == "nan" && ret.element() == Some(Scalar::Half) {
+            // nan(ushortn) of cl_khr_fp16: a quiet half NaN carrying the low 10 bits.
+            return values[0]
+                .iter()
+                .map(|&code| {
+                    let payload = self.b.ins().band_imm_s(code, 0x3ff);
+                    let bits = self.b.ins().bor_imm_s(payload, 0x7e00);
+                    self.call_symbol("clift_half_to_f32", &[bits], types::F32)
+                })
+                .collect();
         }
         if name == "nan" {
             // nan(uintn / ulongn): the argument is an integer, the result float or double.
@@ -686,13 +707,14 @@ impl Lower<'_, '_> {
     ) -> Result<Lanes> {
         let flags = MemFlagsData::new();
         let store = name.starts_with("vstore");
-        let half = name.contains("_half");
         let aligned = name.starts_with("vloada") || name.starts_with("vstorea");
         let (ptr_index, offset_index) = if store { (2, 1) } else { (1, 0) };
         let Type::Pointer(pointee) = &args[ptr_index].ty else {
             return unsupported(name.to_string());
         };
         let elem = pointee.ty.scalar().unwrap_or(Scalar::Int);
+        // vloadn/vstoren of half values (cl_khr_fp16) move 16-bit halves like vload_halfn.
+        let half = name.contains("_half") || elem == Scalar::Half;
         let lanes = if store {
             values[0].len()
         } else {

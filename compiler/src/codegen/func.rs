@@ -637,6 +637,12 @@ impl Lower<'_, '_> {
                     ParamKind::Sampler => vec![self.b.ins().load(types::I32, flags, args, offset)],
                     // The address of the image's descriptor.
                     ParamKind::Image(_) => vec![self.b.ins().load(types::I64, flags, args, offset)],
+                    ParamKind::Value { .. } if ty.element() == Some(Scalar::Half) => {
+                        let base = self.b.ins().iadd_imm_s(args, i64::from(offset));
+                        (0..ty.lanes().max(1) as i32)
+                            .map(|l| self.load_half(base, 2 * l))
+                            .collect::<Result<_>>()?
+                    }
                     ParamKind::Value { .. } => match lane_types(&ty) {
                         Some((t, n)) => {
                             let size = t.bytes() as i32;
@@ -1030,6 +1036,10 @@ impl Lower<'_, '_> {
                 let vars = vars.clone();
                 Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
             }
+            PlaceRef::Mem(addr) if ty.element() == Some(Scalar::Half) => (0..ty.lanes().max(1)
+                as i32)
+                .map(|l| self.load_half(*addr, 2 * l))
+                .collect(),
             PlaceRef::Mem(addr) => match lane_types(ty) {
                 Some((t, n)) => {
                     let size = t.bytes() as i32;
@@ -1061,6 +1071,14 @@ impl Lower<'_, '_> {
                 };
                 for (var, v) in vars.clone().into_iter().zip(value) {
                     self.b.def_var(var, v);
+                }
+            }
+            PlaceRef::Mem(addr) if ty.element() == Some(Scalar::Half) => {
+                for (l, v) in value.into_iter().enumerate() {
+                    let bits = self.call_symbol("clift_f32_to_half_rte", &[v], types::I16)?;
+                    self.b
+                        .ins()
+                        .store(MemFlagsData::new(), bits, *addr, 2 * l as i32);
                 }
             }
             PlaceRef::Mem(addr) => match lane_types(ty) {
@@ -1177,16 +1195,21 @@ impl Lower<'_, '_> {
                                     } else {
                                         self.b.ins().f32const(1.0)
                                     };
-                                    if *increment {
+                                    let r = if *increment {
                                         self.b.ins().fadd(v, one)
                                     } else {
                                         self.b.ins().fsub(v, one)
+                                    };
+                                    if s == Scalar::Half {
+                                        self.round_half(r)
+                                    } else {
+                                        Ok(r)
                                     }
                                 } else {
-                                    self.b.ins().iadd_imm_s(v, if *increment { 1 } else { -1 })
+                                    Ok(self.b.ins().iadd_imm_s(v, if *increment { 1 } else { -1 }))
                                 }
                             })
-                            .collect()
+                            .collect::<Result<_>>()?
                     }
                 };
                 self.store(&r, &place.ty.ty, new.clone())?;
@@ -1393,6 +1416,12 @@ impl Lower<'_, '_> {
                 .iter()
                 .map(|&x| match t {
                     types::F64 => self.b.ins().f64const(x),
+                    _ if ty.element() == Some(Scalar::Half) => {
+                        let bits = clift_builtins::half::clift_f64_to_half_rte(x);
+                        self.b
+                            .ins()
+                            .f32const(clift_builtins::half::clift_half_to_f32(bits))
+                    }
                     _ => self.b.ins().f32const(x as f32),
                 })
                 .collect(),
@@ -1419,10 +1448,51 @@ impl Lower<'_, '_> {
         };
         let (rt, _) = lane_types(result_ty).ok_or_else(|| CodegenError("binary result".into()))?;
         let vector = result_ty.is_vector();
-        Ok(l.into_iter()
+        let lanes: Lanes = l
+            .into_iter()
             .zip(r)
             .map(|(x, y)| binary_lane(&mut self.b, op, s, x, y, rt, vector))
-            .collect())
+            .collect();
+        if result_ty.element() == Some(Scalar::Half) {
+            // Computed in float, then rounded once: exact for + - * / (float has more than
+            // twice half's precision, so the double rounding cannot differ).
+            return lanes.into_iter().map(|v| self.round_half(v)).collect();
+        }
+        Ok(lanes)
+    }
+
+    /// A half value's bits at `addr + offset`, as the f32 that holds it.
+    fn load_half(&mut self, addr: Value, offset: i32) -> Result<Value> {
+        let bits = self
+            .b
+            .ins()
+            .load(types::I16, MemFlagsData::new(), addr, offset);
+        self.call_symbol("clift_half_to_f32", &[bits], types::F32)
+    }
+
+    /// `x` (an f32) rounded to the nearest half, ties to even, held as f32 again.
+    pub fn round_half(&mut self, x: Value) -> Result<Value> {
+        self.convert_to_half(x, Scalar::Float, Rounding::Rte)
+    }
+
+    /// `x` of type `from` converted to half with `rounding` (one rounding: doubles are not
+    /// rounded to float first), held as f32.
+    fn convert_to_half(&mut self, x: Value, from: Scalar, rounding: Rounding) -> Result<Value> {
+        let mode = match rounding {
+            Rounding::Rtz => "rtz",
+            Rounding::Rtp => "rtp",
+            Rounding::Rtn => "rtn",
+            Rounding::Default | Rounding::Rte => "rte",
+        };
+        let (x, source) = match from {
+            Scalar::Double => (x, "f64"),
+            Scalar::Float | Scalar::Half => (x, "f32"),
+            // Integers reach float exactly up to 2^24, far beyond half's range, where every
+            // mode gives the same overflow result.
+            int => (convert_lane(&mut self.b, x, int, Scalar::Float), "f32"),
+        };
+        let bits = self.call_symbol(&format!("clift_{source}_to_half_{mode}"), &[x], types::I16)?;
+        self.call_symbol("clift_half_to_f32", &[bits], types::F32)
     }
 
     /// Converts lanes of type `from` to type `to` (same lane count, or scalar to vector).
@@ -1434,10 +1504,26 @@ impl Lower<'_, '_> {
             from.element().unwrap_or(Scalar::ULong),
             to.element().unwrap_or(Scalar::ULong),
         );
-        let converted: Lanes = v
-            .into_iter()
-            .map(|x| convert_lane(&mut self.b, x, fs, ts))
-            .collect();
+        let converted: Lanes = if ts == Scalar::Half && fs != Scalar::Half {
+            v.into_iter()
+                .map(|x| self.convert_to_half(x, fs, Rounding::Rte))
+                .collect::<Result<_>>()?
+        } else {
+            // A half source is its float value.
+            let fs = if fs == Scalar::Half {
+                Scalar::Float
+            } else {
+                fs
+            };
+            let ts = if ts == Scalar::Half {
+                Scalar::Float
+            } else {
+                ts
+            };
+            v.into_iter()
+                .map(|x| convert_lane(&mut self.b, x, fs, ts))
+                .collect()
+        };
         if converted.len() == 1 && to.lanes() > 1 {
             return Ok(vec![converted[0]; to.lanes() as usize]);
         }
@@ -1489,6 +1575,22 @@ impl Lower<'_, '_> {
         saturate: bool,
         rounding: Rounding,
     ) -> Result<Value> {
+        if to == Scalar::Half {
+            return if from == Scalar::Half {
+                Ok(x)
+            } else {
+                self.convert_to_half(x, from, rounding)
+            };
+        }
+        // A half source is its float value, exactly.
+        let from = if from == Scalar::Half {
+            Scalar::Float
+        } else {
+            from
+        };
+        if from == to {
+            return Ok(x);
+        }
         match (from.is_float(), to.is_float()) {
             (false, false) if saturate => Ok(saturate_int(&mut self.b, x, from, to)),
             (true, false) => {
@@ -1526,6 +1628,26 @@ impl Lower<'_, '_> {
 
     /// `as_T`: the same bytes, reinterpreted (through memory when the lane shapes differ).
     fn bitcast(&mut self, v: Lanes, from: &Type, to: &Type) -> Result<Lanes> {
+        // half lanes are reinterpreted as their 16 bits (exact: the value is a half).
+        let as_bits = |ty: &Type| match ty {
+            Type::Scalar(Scalar::Half) => Type::Scalar(Scalar::UShort),
+            Type::Vector(Scalar::Half, n) => Type::Vector(Scalar::UShort, *n),
+            other => other.clone(),
+        };
+        if from.element() == Some(Scalar::Half) {
+            let bits = v
+                .into_iter()
+                .map(|x| self.call_symbol("clift_f32_to_half_rte", &[x], types::I16))
+                .collect::<Result<Lanes>>()?;
+            return self.bitcast(bits, &as_bits(from), to);
+        }
+        if to.element() == Some(Scalar::Half) {
+            let bits = self.bitcast(v, from, &as_bits(to))?;
+            return bits
+                .into_iter()
+                .map(|b| self.call_symbol("clift_half_to_f32", &[b], types::F32))
+                .collect();
+        }
         let (ft, fnl) = lane_types(from).ok_or_else(|| CodegenError("as_type".into()))?;
         let (tt, tnl) = lane_types(to).ok_or_else(|| CodegenError("as_type".into()))?;
         if fnl == tnl && ft.bits() == tt.bits() {

@@ -16,7 +16,9 @@ pub fn clif_type(s: Scalar) -> ir::Type {
         Scalar::Short | Scalar::UShort => types::I16,
         Scalar::Int | Scalar::UInt => types::I32,
         Scalar::Long | Scalar::ULong => types::I64,
-        Scalar::Half => types::F16,
+        // `half` values (cl_khr_fp16) are held as the f32 of the same value, rounded to
+        // half after every operation; in memory they are 16 bits (see `Lower::load`).
+        Scalar::Half => types::F32,
         Scalar::Float => types::F32,
         Scalar::Double => types::F64,
     }

@@ -102,7 +102,8 @@ const VECTOR_WIDTHS: [(cl_device_info, cl_device_info, u32); 7] = [
     (
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
         CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF,
-        0,
+        // cl_khr_fp16: half lanes are computed as float lanes.
+        4,
     ),
 ];
 
@@ -164,6 +165,12 @@ fn device_info(device: &Device, param: cl_device_info) -> ClResult<InfoValue> {
                 | CL_FP_INF_NAN
                 | CL_FP_DENORM,
         ),
+        // cl_khr_fp16: half arithmetic is float arithmetic rounded to nearest even after
+        // each operation, denormals and infinities included (no FMA: `fma` on half rounds
+        // twice).
+        CL_DEVICE_HALF_FP_CONFIG => {
+            V::scalar(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM)
+        }
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => V::scalar(CL_READ_WRITE_CACHE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => V::scalar(cache_line),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => V::scalar(cache_size),

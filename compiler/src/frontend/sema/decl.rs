@@ -1014,7 +1014,7 @@ impl Analyzer<'_> {
                 AddressSpace::Private => {}
             }
             if matches!(ty.ty, Type::Scalar(Scalar::Half)) && !self.extensions.fp16 {
-                self.error(span, "declaring variable of type 'half' is not allowed");
+                self.error(span, "declaring variable of type 'half' is not allowed without #pragma OPENCL EXTENSION cl_khr_fp16 : enable");
                 continue;
             }
             // 6.9.b: "The image types cannot be used to declare a variable".

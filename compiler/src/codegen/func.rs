@@ -315,11 +315,7 @@ pub(super) fn define_as(
         lower.b.finalize(config);
     }
     super::dump::function(&f.name, &ctx.func);
-    state
-        .module
-        .define_function(clif_id, &mut ctx)
-        .map_err(|e| CodegenError(format!("compiling '{}': {e:?}", f.name)))?;
-    super::dump::code_size(&f.name, &ctx);
+    state.defer(clif_id, format!("'{}'", f.name), ctx);
     Ok(())
 }
 
@@ -2001,14 +1997,12 @@ impl Splitter<'_, '_> {
     fn define(
         &mut self,
         id: cranelift_module::FuncId,
-        mut ctx: cranelift_codegen::Context,
+        ctx: cranelift_codegen::Context,
         what: &str,
     ) -> Result<cranelift_module::FuncId> {
         super::dump::function(what, &ctx.func);
         self.state
-            .module
-            .define_function(id, &mut ctx)
-            .map_err(|e| CodegenError(format!("compiling a part of '{}': {e:?}", self.f.name)))?;
+            .defer(id, format!("a part of '{}'", self.f.name), ctx);
         Ok(id)
     }
 

@@ -122,6 +122,8 @@ pub(crate) struct ModuleState {
     /// function ... can also be called by another kernel function", 6.7.1): the kernel's
     /// own work-item function reads its arguments from the argument block instead.
     pub called_kernels: HashMap<FuncId, ClifFuncId>,
+    /// Functions lowered but not compiled yet (see [`compile_deferred`]).
+    pub deferred: Vec<Deferred>,
 }
 
 /// Compiles every kernel of `program`.
@@ -142,6 +144,7 @@ pub fn compile(
         globals: Vec::new(),
         strings: HashMap::new(),
         called_kernels: HashMap::new(),
+        deferred: Vec::new(),
     };
     check_supported(program)?;
     declare_globals(&mut state, program)?;
@@ -196,6 +199,7 @@ pub fn compile(
         let frame_size = plan.map_or(0, |p| p.frame_size as usize);
         entries.push((id, entry, layout, static_local, frame_size));
     }
+    compile_deferred(&mut state)?;
     state
         .module
         .finalize_definitions()
@@ -229,6 +233,62 @@ pub fn compile(
         });
     }
     Ok(kernels)
+}
+
+/// A function lowered to Cranelift IR, waiting for machine code.
+pub(crate) struct Deferred {
+    id: ClifFuncId,
+    /// What it is, for error messages ("'k'", "a part of 'k'", ...).
+    what: String,
+    ctx: cranelift_codegen::Context,
+}
+
+impl ModuleState {
+    /// Queues a lowered function: [`compile_deferred`] compiles the queue in parallel.
+    pub(crate) fn defer(&mut self, id: ClifFuncId, what: String, ctx: cranelift_codegen::Context) {
+        self.deferred.push(Deferred { id, what, ctx });
+    }
+}
+
+/// Compiles every queued function to machine code on all cores (Cranelift's compile of
+/// one function is independent of the others), then defines the code in the JIT module,
+/// with its relocations, in order.
+fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
+    use rayon::prelude::*;
+    let isa = &*state.isa;
+    let mut queue = std::mem::take(&mut state.deferred);
+    queue
+        .par_iter_mut()
+        .map(|d| {
+            d.ctx
+                .compile(isa, &mut Default::default())
+                .map(|_| ())
+                .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
+        })
+        .collect::<Result<Vec<()>, CodegenError>>()?;
+    for d in &queue {
+        let code = d
+            .ctx
+            .compiled_code()
+            .ok_or_else(|| CodegenError(format!("compiling {}: no code", d.what)))?;
+        let relocs: Vec<cranelift_module::ModuleReloc> = code
+            .buffer
+            .relocs()
+            .iter()
+            .map(|r| cranelift_module::ModuleReloc::from_mach_reloc(r, &d.ctx.func, d.id))
+            .collect();
+        state
+            .module
+            .define_function_bytes(
+                d.id,
+                u64::from(code.buffer.alignment),
+                code.code_buffer(),
+                &relocs,
+            )
+            .map_err(|e| CodegenError(format!("defining {}: {e}", d.what)))?;
+        dump::code_size(&d.what, &d.ctx);
+    }
+    Ok(())
 }
 
 /// Rejects what code generation cannot do yet, with a message for the build log.
@@ -359,10 +419,7 @@ fn define_work_group_function(
         b.finalize(state.isa.frontend_config());
     }
     dump::function(&format!("work-group function of {}", f.name), &ctx.func);
-    state
-        .module
-        .define_function(id, &mut ctx)
-        .map_err(|e| CodegenError(format!("work-group function of '{}': {e}", f.name)))?;
+    state.defer(id, format!("the work-group function of '{}'", f.name), ctx);
     Ok(id)
 }
 

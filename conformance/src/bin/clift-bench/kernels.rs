@@ -299,19 +299,23 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
             })
             .collect()
     };
-    let build = per(&|d| first_result(d).map(|t| t * 1e3));
+    // The best of three builds (each a fresh program; PoCL's cache is off).
+    let fastest = |f: fn(&Driver) -> Result<f64, String>, d: &Driver| -> Result<f64, String> {
+        (0..3).try_fold(f64::INFINITY, |best, _| Ok(best.min(f(d)?)))
+    };
+    let build = per(&|d| fastest(first_result, d).map(|t| t * 1e3));
     table.add(
         BUILD,
-        "6 kernels, 70 lines: build + first vadd",
+        "6 kernels, 70 lines: build + first vadd (best of 3)",
         "ms",
         Better::Lower,
         build,
         None,
     );
-    let large = per(&|d| large_build(d).map(|t| t * 1e3));
+    let large = per(&|d| fastest(large_build, d).map(|t| t * 1e3));
     table.add(
         BUILD,
-        "6 kernels, 210 lines (ray tracer, NN layers): build + first result",
+        "6 kernels, 210 lines (ray tracer, NN layers): build + first result (best of 3)",
         "ms",
         Better::Lower,
         large,

@@ -106,7 +106,7 @@ pub(super) fn visit_builtins(block: &TirBlock, visit: &mut dyn FnMut(&str)) {
     for_each_stmt_expr(block, &mut |e| expr(e, visit));
 }
 
-fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
+pub(super) fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
     for s in block {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
@@ -160,7 +160,7 @@ fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(super) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
             for_each_place_child(p, f)

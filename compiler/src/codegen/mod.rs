@@ -17,6 +17,7 @@ mod builtins;
 mod dump;
 mod func;
 mod images;
+mod inline;
 mod layout;
 mod ops;
 
@@ -146,7 +147,11 @@ pub fn compile(
         called_kernels: HashMap::new(),
         deferred: Vec::new(),
     };
-    check_supported(program)?;
+    // Helpers that synchronize the group exist only inlined into their kernels.
+    let syncs = inline::synchronizing(program);
+    let inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
+    let program = &inlined;
+    check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;
     // Declare every function first: calls may come before definitions.
     for (i, f) in program.functions.iter().enumerate() {
@@ -182,6 +187,9 @@ pub fn compile(
     for (i, f) in program.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
         let id = FuncId(i as u32);
+        if syncs.contains(&id) {
+            continue;
+        }
         if f.kernel.is_some() && func::contains_barrier(body) {
             plans.insert(
                 id,
@@ -292,8 +300,14 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
 }
 
 /// Rejects what code generation cannot do yet, with a message for the build log.
-fn check_supported(program: &tir::Program) -> Result<(), CodegenError> {
-    for f in &program.functions {
+fn check_supported(
+    program: &tir::Program,
+    inlined_only: &std::collections::HashSet<FuncId>,
+) -> Result<(), CodegenError> {
+    for (i, f) in program.functions.iter().enumerate() {
+        if inlined_only.contains(&FuncId(i as u32)) {
+            continue;
+        }
         // A called kernel runs as a plain function: it may not synchronize the group or
         // declare `__local` variables (whose storage belongs to the kernel's own launch).
         for &k in &f.callees {

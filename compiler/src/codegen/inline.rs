@@ -1,0 +1,400 @@
+//! Inlining of functions that synchronize the work-group.
+//!
+//! A kernel's barriers must be statements of the kernel itself for the work-group planner
+//! (`func::define_barrier_kernel`) to split the kernel around them. A helper function that
+//! calls `barrier()` (or `wait_group_events()`, or another such helper) is therefore inlined
+//! into each kernel that calls it: its parameters and variables become new variables of the
+//! kernel, its body a block in place of the call. The calls inlined are statements:
+//! `f(args);`, `x = f(args);` and `T x = f(args);`; the callee may return only at its end.
+//! Anything else is a clear build error, as before.
+
+use std::collections::HashSet;
+
+use super::func::{is_group_sync, visit_builtins};
+use crate::frontend::source::Span;
+use crate::frontend::tir::{
+    self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
+};
+use crate::frontend::types::Type;
+
+/// Functions that synchronize the group: they call a group-sync builtin, or such a function.
+pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
+    let mut set: HashSet<FuncId> = HashSet::new();
+    for (i, f) in program.functions.iter().enumerate() {
+        let Some(body) = &f.body else { continue };
+        let mut syncs = false;
+        visit_builtins(body, &mut |name| syncs |= is_group_sync(name));
+        if syncs && f.kernel.is_none() {
+            set.insert(FuncId(i as u32));
+        }
+    }
+    // Callers of synchronizing functions synchronize too (no recursion in OpenCL C).
+    loop {
+        let before = set.len();
+        for (i, f) in program.functions.iter().enumerate() {
+            if f.kernel.is_none() && f.callees.iter().any(|c| set.contains(c)) {
+                set.insert(FuncId(i as u32));
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// The program with every call of a synchronizing function inlined into its kernels.
+pub(super) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::Program, String> {
+    let syncs = synchronizing(program);
+    let mut out = program.clone();
+    if syncs.is_empty() {
+        return Ok(out);
+    }
+    for (i, f) in program.functions.iter().enumerate() {
+        if f.kernel.is_none() || !f.callees.iter().any(|c| syncs.contains(c)) {
+            continue;
+        }
+        let mut kernel = f.clone();
+        let mut body = kernel.body.take().unwrap_or_default();
+        let mut inliner = Inliner {
+            program,
+            syncs: &syncs,
+            kernel: &mut kernel,
+        };
+        inliner.block(&mut body, 0)?;
+        if let Some(callee) = remaining_call(&body, &syncs) {
+            return Err(format!(
+                "'{}' calls '{}', which uses barriers, inside an expression: clift inlines \
+                 such a call only as a statement (`f(...);`, `x = f(...);`, `T x = f(...);`)",
+                f.name,
+                program.function(callee).name
+            ));
+        }
+        kernel.body = Some(body);
+        kernel.callees.retain(|c| !syncs.contains(c));
+        out.functions[i] = kernel;
+    }
+    Ok(out)
+}
+
+struct Inliner<'a> {
+    program: &'a tir::Program,
+    syncs: &'a HashSet<FuncId>,
+    kernel: &'a mut tir::Function,
+}
+
+/// How deep inlining may nest (a chain of helpers calling helpers).
+const MAX_DEPTH: u32 = 16;
+
+impl Inliner<'_> {
+    fn block(&mut self, block: &mut Block, depth: u32) -> Result<(), String> {
+        for s in block.iter_mut() {
+            self.statement(s, depth)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, s: &mut Stmt, depth: u32) -> Result<(), String> {
+        match &mut s.kind {
+            StmtKind::Block(b) => return self.block(b, depth),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                self.block(then_branch, depth)?;
+                return self.block(else_branch, depth);
+            }
+            StmtKind::Loop { body, .. } | StmtKind::Switch { body, .. } => {
+                return self.block(body, depth);
+            }
+            _ => {}
+        }
+        // The three statement forms a call may be inlined from: the call, where its result
+        // goes (a place or a declared variable), and the function.
+        let (call, target): (&Expr, Target) = match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Call { .. } => (e, Target::Discard),
+                ExprKind::Assign {
+                    place,
+                    op: None,
+                    value,
+                    ..
+                } if matches!(value.kind, ExprKind::Call { .. }) => {
+                    (value, Target::Place((**place).clone()))
+                }
+                _ => return Ok(()),
+            },
+            StmtKind::Decl {
+                local,
+                init: Some(Init::Expr(e)),
+            } if matches!(e.kind, ExprKind::Call { .. }) => (e, Target::Local(*local)),
+            _ => return Ok(()),
+        };
+        let ExprKind::Call { func, args } = &call.kind else {
+            return Ok(());
+        };
+        if !self.syncs.contains(func) {
+            return Ok(());
+        }
+        if depth >= MAX_DEPTH {
+            return Err("functions with barriers call each other too deeply to inline".into());
+        }
+        let mut inlined = self.inline_call(*func, args, &call.ty, target, s.span)?;
+        self.block(&mut inlined, depth + 1)?;
+        s.kind = StmtKind::Block(inlined);
+        Ok(())
+    }
+
+    /// The callee's body as a block of the kernel: parameters declared from the arguments,
+    /// its variables and labels renumbered, its final `return` turned into `target`.
+    fn inline_call(
+        &mut self,
+        func: FuncId,
+        args: &[Expr],
+        ret_ty: &Type,
+        target: Target,
+        span: Span,
+    ) -> Result<Block, String> {
+        let callee = self.program.function(func);
+        let Some(body) = &callee.body else {
+            return Err(format!("'{}' has no body to inline", callee.name));
+        };
+        let shift = Shift {
+            locals: self.kernel.locals.len() as u32,
+            labels: self.kernel.labels,
+        };
+        self.kernel.locals.extend(callee.locals.iter().cloned());
+        self.kernel.labels += callee.labels;
+        for c in &callee.callees {
+            if !self.kernel.callees.contains(c) {
+                self.kernel.callees.push(*c);
+            }
+        }
+        let mut block: Block = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Stmt {
+                kind: StmtKind::Decl {
+                    local: LocalId(shift.locals + i as u32),
+                    init: Some(Init::Expr(a.clone())),
+                },
+                span,
+            })
+            .collect();
+        let mut stmts = body.clone();
+        let last_return = match stmts.last().map(|s| &s.kind) {
+            Some(StmtKind::Return(value)) => {
+                let value = value.clone();
+                stmts.pop();
+                value
+            }
+            _ => None,
+        };
+        if contains_return(&stmts) {
+            return Err(format!(
+                "'{}' uses barriers and returns before its end: clift can inline it only \
+                 when its one return is its last statement",
+                callee.name
+            ));
+        }
+        for s in &mut stmts {
+            shift.stmt(s);
+        }
+        block.extend(stmts);
+        if let Some(mut value) = last_return {
+            shift.expr(&mut value);
+            let result_span = value.span;
+            let store = match target {
+                Target::Discard => StmtKind::Expr(value),
+                Target::Local(local) => StmtKind::Decl {
+                    local,
+                    init: Some(Init::Expr(value)),
+                },
+                Target::Place(place) => StmtKind::Expr(Expr {
+                    ty: ret_ty.clone(),
+                    span: result_span,
+                    kind: ExprKind::Assign {
+                        place: Box::new(place),
+                        op: None,
+                        value: Box::new(value),
+                        op_ty: ret_ty.clone(),
+                    },
+                }),
+            };
+            block.push(Stmt {
+                kind: store,
+                span: result_span,
+            });
+        }
+        Ok(block)
+    }
+}
+
+/// Where an inlined call's result goes.
+enum Target {
+    Discard,
+    Local(LocalId),
+    Place(Place),
+}
+
+fn contains_return(block: &Block) -> bool {
+    block.iter().any(|s| match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(b) | StmtKind::Loop { body: b, .. } | StmtKind::Switch { body: b, .. } => {
+            contains_return(b)
+        }
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => contains_return(then_branch) || contains_return(else_branch),
+        _ => false,
+    })
+}
+
+/// Renumbers a callee's variables and labels into the kernel's.
+struct Shift {
+    locals: u32,
+    labels: u32,
+}
+
+impl Shift {
+    fn local(&self, id: &mut LocalId) {
+        id.0 += self.locals;
+    }
+
+    fn label(&self, id: &mut LabelId) {
+        id.0 += self.labels;
+    }
+
+    fn stmt(&self, s: &mut Stmt) {
+        match &mut s.kind {
+            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::Decl { local, init } => {
+                self.local(local);
+                if let Some(init) = init {
+                    self.init(init);
+                }
+            }
+            StmtKind::Block(b) => b.iter_mut().for_each(|s| self.stmt(s)),
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                self.expr(cond);
+                then_branch.iter_mut().for_each(|s| self.stmt(s));
+                else_branch.iter_mut().for_each(|s| self.stmt(s));
+            }
+            StmtKind::Loop {
+                cond, step, body, ..
+            } => {
+                cond.iter_mut().for_each(|e| self.expr(e));
+                step.iter_mut().for_each(|e| self.expr(e));
+                body.iter_mut().for_each(|s| self.stmt(s));
+            }
+            StmtKind::Switch {
+                value,
+                cases,
+                default,
+                body,
+            } => {
+                self.expr(value);
+                cases.iter_mut().for_each(|(_, l)| self.label(l));
+                default.iter_mut().for_each(|l| self.label(l));
+                body.iter_mut().for_each(|s| self.stmt(s));
+            }
+            StmtKind::Label(l) | StmtKind::Goto(l) => self.label(l),
+            StmtKind::Return(e) => e.iter_mut().for_each(|e| self.expr(e)),
+            StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+
+    fn init(&self, init: &mut Init) {
+        match init {
+            Init::Expr(e) => self.expr(e),
+            Init::Aggregate(items) => items.iter_mut().for_each(|(_, e)| self.expr(e)),
+        }
+    }
+
+    fn place(&self, p: &mut Place) {
+        match &mut p.kind {
+            PlaceKind::Local(id) => self.local(id),
+            PlaceKind::Global(_) => {}
+            PlaceKind::Deref(e) | PlaceKind::Value(e) => self.expr(e),
+            PlaceKind::Element { array, index } => {
+                self.place(array);
+                self.expr(index);
+            }
+            PlaceKind::Field { record, .. } => self.place(record),
+            PlaceKind::Lanes { vector, .. } => self.place(vector),
+            PlaceKind::CompoundLiteral { local, init } => {
+                self.local(local);
+                self.init(init);
+            }
+        }
+    }
+
+    fn expr(&self, e: &mut Expr) {
+        match &mut e.kind {
+            ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
+                self.place(p)
+            }
+            ExprKind::Assign { place, value, .. } => {
+                self.place(place);
+                self.expr(value);
+            }
+            ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
+                self.expr(operand)
+            }
+            ExprKind::Swizzle { base, .. } => self.expr(base),
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Logical { lhs, rhs, .. }
+            | ExprKind::Comma { lhs, rhs }
+            | ExprKind::PointerDiff { lhs, rhs } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::PointerOffset {
+                pointer, offset, ..
+            } => {
+                self.expr(pointer);
+                self.expr(offset);
+            }
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            }
+            | ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                self.expr(cond);
+                self.expr(then_expr);
+                self.expr(else_expr);
+            }
+            ExprKind::VectorLiteral(parts) => parts.iter_mut().for_each(|p| self.expr(p)),
+            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
+                args.iter_mut().for_each(|a| self.expr(a))
+            }
+            ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+        }
+    }
+}
+
+/// The first call of a synchronizing function left in `block` (one inside an expression).
+fn remaining_call(block: &Block, syncs: &HashSet<FuncId>) -> Option<FuncId> {
+    fn visit(e: &Expr, syncs: &HashSet<FuncId>, found: &mut Option<FuncId>) {
+        if let ExprKind::Call { func, .. } = &e.kind
+            && syncs.contains(func)
+        {
+            found.get_or_insert(*func);
+        }
+        super::func::for_each_child(e, &mut |c| visit(c, syncs, found));
+    }
+    let mut found = None;
+    super::func::for_each_stmt_expr(block, &mut |e| visit(e, syncs, &mut found));
+    found
+}

@@ -1274,6 +1274,58 @@ fn barriers_in_called_functions_synchronize_the_group() {
 }
 
 #[test]
+fn break_and_continue_in_loops_with_barriers() {
+    // A loop that contains barriers may leave early or skip an iteration when the whole
+    // group decides so (its control flow is uniform, 6.12.8): here an iterative smoothing
+    // over local memory that skips odd rounds and stops when a uniform bound is reached.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void k(global int *a, global int *rounds, local int *t, int limit) {
+            int lid = get_local_id(0), n = get_local_size(0);
+            t[lid] = a[get_global_id(0)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int r = 0;
+            for (int round = 0; round < 100; round++) {
+                if (round == limit) break;
+                if (round % 2 == 1) continue;
+                int left = t[(lid + n - 1) % n], right = t[(lid + 1) % n];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                t[lid] = left + right;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                r++;
+            }
+            a[get_global_id(0)] = t[lid];
+            if (lid == 0) rounds[get_group_id(0)] = r;
+        }",
+        c"k",
+        c"",
+    );
+    let (n, local, limit) = (64usize, 16usize, 7i32);
+    let input: Vec<i32> = (0..n as i32).map(|i| i % 5).collect();
+    let (a, rounds) = (fx.buffer(&input), fx.filled(0i32, n / local));
+    k.mem(0, &a)
+        .mem(1, &rounds)
+        .local(2, local * 4)
+        .arg(3, limit);
+    fx.run(&k, None, &[n], Some(&[local]));
+    let mut expected = Vec::new();
+    for chunk in input.chunks(local) {
+        let mut t = chunk.to_vec();
+        for round in 0..limit {
+            if round % 2 == 1 {
+                continue;
+            }
+            t = (0..local)
+                .map(|l| t[(l + local - 1) % local] + t[(l + 1) % local])
+                .collect();
+        }
+        expected.extend(t);
+    }
+    assert_same(&fx.read::<i32>(&a, n), &expected, "smoothed");
+    assert_eq!(fx.read::<i32>(&rounds, n / local), vec![4; n / local]);
+}
+
+#[test]
 fn a_synchronizing_call_inside_an_expression_is_not_supported_yet_and_the_log_says_so() {
     // The remaining limit (docs/CONFORMANCE.md): a helper that uses barriers is inlined when
     // its call is a statement; called inside an expression, the build fails with

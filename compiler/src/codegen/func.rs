@@ -1786,6 +1786,40 @@ pub(super) enum WgNode {
         body: Vec<WgNode>,
         test_after: bool,
     },
+    /// `break` / `continue` of the innermost group-level loop (taken by the whole group:
+    /// the control flow around barriers is uniform).
+    Break,
+    Continue,
+}
+
+/// Whether `block` has a `break` or `continue` that leaves it for an enclosing loop (one
+/// not inside a loop or, for `break`, a `switch` of its own).
+fn escapes_loop(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match &s.kind {
+        StmtKind::Break | StmtKind::Continue => true,
+        StmtKind::Block(b) => escapes_loop(b),
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => escapes_loop(then_branch) || escapes_loop(else_branch),
+        StmtKind::Switch { body, .. } => continues_loop(body),
+        _ => false,
+    })
+}
+
+/// Whether a `switch` body has a `continue` for the enclosing loop.
+fn continues_loop(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => continues_loop(b),
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => continues_loop(then_branch) || continues_loop(else_branch),
+        _ => false,
+    })
 }
 
 /// A kernel split at its barriers.
@@ -1848,6 +1882,7 @@ pub(super) fn define_barrier_kernel(
         frames: &frames,
         frame_size,
         count: 0,
+        loop_depth: 0,
     };
     let prologue = splitter.region(&[], true)?;
     let mut nodes = vec![WgNode::Region(prologue)];
@@ -1865,6 +1900,8 @@ struct Splitter<'a, 'b> {
     /// Bytes of one work-item's frame: a region steps by it from one item to the next.
     frame_size: u32,
     count: u32,
+    /// Group-level loops around the statements being planned.
+    loop_depth: u32,
 }
 
 impl Splitter<'_, '_> {
@@ -1878,12 +1915,23 @@ impl Splitter<'_, '_> {
 
     fn walk(&mut self, stmts: &[Stmt], run: &mut Vec<Stmt>, nodes: &mut Vec<WgNode>) -> Result<()> {
         for s in stmts {
-            if !contains_barrier(std::slice::from_ref(s)) {
+            let one = std::slice::from_ref(s);
+            // A break or continue of a group-level loop is the group's too.
+            let escapes = self.loop_depth > 0 && escapes_loop(one);
+            if !contains_barrier(one) && !escapes {
                 run.push(s.clone());
                 continue;
             }
             match &s.kind {
                 _ if is_barrier(s) => self.flush(run, nodes)?,
+                StmtKind::Break | StmtKind::Continue => {
+                    self.flush(run, nodes)?;
+                    nodes.push(if matches!(s.kind, StmtKind::Break) {
+                        WgNode::Break
+                    } else {
+                        WgNode::Continue
+                    });
+                }
                 StmtKind::Block(b) => self.walk(b, run, nodes)?,
                 StmtKind::If {
                     cond,
@@ -1919,7 +1967,10 @@ impl Splitter<'_, '_> {
                         )?),
                         None => None,
                     };
-                    let body = self.plan(body)?;
+                    self.loop_depth += 1;
+                    let body = self.plan(body);
+                    self.loop_depth -= 1;
+                    let body = body?;
                     nodes.push(WgNode::Loop {
                         cond,
                         step,
@@ -1929,7 +1980,7 @@ impl Splitter<'_, '_> {
                 }
                 _ => {
                     return unsupported(
-                        "a barrier inside a switch, or next to break, continue, goto or return, is not supported yet",
+                        "a barrier inside a switch, or next to goto or return (or a break or continue inside a switch), is not supported yet",
                     );
                 }
             }

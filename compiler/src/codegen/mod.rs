@@ -413,6 +413,7 @@ fn define_work_group_function(
             frames,
             frame_size: plan.map_or(0, |p| p.frame_size),
             rows_only: false,
+            loops: Vec::new(),
         };
         match plan {
             None => {
@@ -458,6 +459,8 @@ struct GroupEmitter {
     frame_size: u32,
     /// The callee loops over dimension 0 itself: call it once per (y, z).
     rows_only: bool,
+    /// The (continue, exit) blocks of the group-level loops being emitted, innermost last.
+    loops: Vec<(ir::Block, ir::Block)>,
 }
 
 impl GroupEmitter {
@@ -552,6 +555,20 @@ impl GroupEmitter {
     ) {
         for node in nodes {
             match node {
+                func::WgNode::Break | func::WgNode::Continue => {
+                    let Some(&(cont, exit)) = self.loops.last() else {
+                        continue;
+                    };
+                    let target = if matches!(node, func::WgNode::Break) {
+                        exit
+                    } else {
+                        cont
+                    };
+                    b.ins().jump(target, &[]);
+                    // What follows in this block is unreachable; give it a block of its own.
+                    let rest = b.create_block();
+                    b.switch_to_block(rest);
+                }
                 func::WgNode::Region(id) => {
                     // Region functions loop over dimension 0 themselves.
                     let callee = func_ref(b, state, refs, *id);
@@ -601,7 +618,9 @@ impl GroupEmitter {
                         }
                     }
                     b.switch_to_block(body_b);
+                    self.loops.push((cont, exit));
                     self.nodes(b, state, refs, body);
+                    self.loops.pop();
                     b.ins().jump(cont, &[]);
                     b.switch_to_block(cont);
                     if let Some(s) = step {

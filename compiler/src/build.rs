@@ -51,6 +51,26 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     }
 }
 
+/// The typed tree of `source` (what code generation starts from), for analyses and their
+/// tests. On failure, the error is the build log.
+pub fn typed_tree(
+    name: &str,
+    source: &str,
+    options: &BuildOptions,
+) -> Result<frontend::tir::Program, String> {
+    let mut sources = frontend::source::SourceMap::new();
+    let main = sources.add(name, source);
+    let mut diags = frontend::diag::Diagnostics::new();
+    let tokens =
+        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
+    let unit = frontend::parse::parse(&tokens, &mut diags);
+    let program = sema::analyze(&unit, &options.sema, &mut diags);
+    if diags.has_errors() {
+        return Err(diags.render(&sources));
+    }
+    Ok(program)
+}
+
 /// `clCompileProgram`: checks `source` as a build would (preprocessing with the options
 /// and embedded headers, parsing, semantic analysis) and returns the compiled object — the
 /// preprocessed program as text, which `clLinkProgram` joins with the other objects and

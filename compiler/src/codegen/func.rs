@@ -44,6 +44,9 @@ enum Storage {
     /// At an offset of the work-item's frame (kernels with barriers, whose variables must
     /// outlive each region between barriers).
     Frame(u32),
+    /// A uniform variable of a kernel with barriers (`codegen/uniform.rs`): kept once for
+    /// the group, at its offset of the first work-item's frame.
+    SharedFrame(u32),
 }
 
 /// A place, resolved.
@@ -216,7 +219,7 @@ fn place_root(p: &Place) -> Option<LocalId> {
 }
 
 /// Variables whose address is taken (they must live in memory).
-fn address_taken(body: &TirBlock) -> HashSet<LocalId> {
+pub(super) fn address_taken(body: &TirBlock) -> HashSet<LocalId> {
     let mut set = HashSet::new();
     fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
         if let ExprKind::AddressOf(p) = &e.kind
@@ -309,6 +312,7 @@ pub(super) fn define_as(
             local_x: None,
             return_target: None,
             sret: None,
+            uniform: HashSet::new(),
         };
         lower.function()?;
         let config = lower.state.isa.frontend_config();
@@ -337,6 +341,8 @@ pub(super) struct Lower<'a, 'b> {
     return_target: Option<Block>,
     /// Where a function returning through memory writes its result.
     sret: Option<Value>,
+    /// The variables kept once per group (kernels with barriers; empty elsewhere).
+    uniform: HashSet<LocalId>,
 }
 
 impl Lower<'_, '_> {
@@ -439,7 +445,11 @@ impl Lower<'_, '_> {
             {
                 Storage::LocalMemory(local_memory[&id])
             } else if let Some(offset) = frames.and_then(|f| f.get(&id)) {
-                Storage::Frame(*offset)
+                if self.uniform.contains(&id) {
+                    Storage::SharedFrame(*offset)
+                } else {
+                    Storage::Frame(*offset)
+                }
             } else if let (Some((t, n)), false) = (
                 lane_types(&local.ty.ty),
                 taken.is_some_and(|t| t.contains(&id)),
@@ -523,10 +533,14 @@ impl Lower<'_, '_> {
         self.jump(latch);
         self.b.switch_to_block(latch);
         // Promoted variables go back to the frame, where the next region reads them.
-        for &(id, offset) in &promoted {
+        for &(id, offset, shared) in &promoted {
             let ty = self.func.local(id).ty.ty.clone();
             let value = self.load(&PlaceRef::Var(id), &ty)?;
-            let addr = self.frame_address(offset);
+            let addr = if shared {
+                self.shared_frame_address(offset)
+            } else {
+                self.frame_address(offset)
+            };
             self.store(&PlaceRef::Mem(addr), &ty, value)?;
         }
         let xv = self.b.use_var(x);
@@ -547,7 +561,7 @@ impl Lower<'_, '_> {
         &mut self,
         stmts: &[Stmt],
         frames: &HashMap<LocalId, u32>,
-    ) -> Result<Vec<(LocalId, u32)>> {
+    ) -> Result<Vec<(LocalId, u32, bool)>> {
         let taken = self
             .func
             .body
@@ -567,14 +581,22 @@ impl Lower<'_, '_> {
                 continue;
             };
             let vars = (0..n).map(|_| self.b.declare_var(t)).collect();
-            self.storage[id.0 as usize] = Storage::Vars(vars);
+            let home = std::mem::replace(&mut self.storage[id.0 as usize], Storage::Vars(vars));
             let ty = self.func.local(id).ty.ty.clone();
-            let addr = self.frame_address(offset);
+            let addr = self.home_address(&home, offset);
             let value = self.load(&PlaceRef::Mem(addr), &ty)?;
             self.store(&PlaceRef::Var(id), &ty, value)?;
-            promoted.push((id, offset));
+            promoted.push((id, offset, matches!(home, Storage::SharedFrame(_))));
         }
         Ok(promoted)
+    }
+
+    /// Where a variable of `home` storage lives in memory.
+    fn home_address(&mut self, home: &Storage, offset: u32) -> Value {
+        match home {
+            Storage::SharedFrame(_) => self.shared_frame_address(offset),
+            _ => self.frame_address(offset),
+        }
     }
 
     /// The address of byte `offset` of the current work-item's frame.
@@ -586,6 +608,25 @@ impl Lower<'_, '_> {
             item_context::FRAME,
         );
         self.b.ins().iadd_imm_s(frame, i64::from(offset))
+    }
+
+    /// A function of a kernel with barriers that the group runs once, as its first
+    /// work-item (it touches only uniform variables).
+    fn once_function(&mut self, stmts: &[Stmt], frames: &HashMap<LocalId, u32>) -> Result<()> {
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        self.item = self.b.block_params(entry)[0];
+        self.setup_storage(None, Some(frames));
+        for s in stmts {
+            self.fresh_block_if_terminated();
+            self.statement(s)?;
+        }
+        if !self.terminated() {
+            self.b.ins().return_(&[]);
+        }
+        self.b.seal_all_blocks();
+        Ok(())
     }
 
     /// A condition function of a kernel with barriers: evaluates `cond` for one work-item
@@ -931,17 +972,21 @@ impl Lower<'_, '_> {
                 );
                 PlaceRef::Mem(self.b.ins().iadd_imm_s(base, offset as i64))
             }
-            Storage::Frame(offset) => {
-                let offset = *offset;
-                let frame = self.b.ins().load(
-                    types::I64,
-                    MemFlagsData::trusted(),
-                    self.item,
-                    item_context::FRAME,
-                );
-                PlaceRef::Mem(self.b.ins().iadd_imm_s(frame, i64::from(offset)))
-            }
+            Storage::Frame(offset) => PlaceRef::Mem(self.frame_address(*offset)),
+            Storage::SharedFrame(offset) => PlaceRef::Mem(self.shared_frame_address(*offset)),
         }
+    }
+
+    /// The address of byte `offset` of the group's first frame (uniform variables).
+    fn shared_frame_address(&mut self, offset: u32) -> Value {
+        let group = self.group();
+        let frames = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            group,
+            WorkGroup::OFFSET_PRIVATE_FRAMES,
+        );
+        self.b.ins().iadd_imm_s(frames, i64::from(offset))
     }
 
     /// Stores a variable's initializer (an aggregate's unnamed bytes become zero).
@@ -1782,10 +1827,13 @@ pub(super) enum WgNode {
     },
     Loop {
         cond: Option<cranelift_module::FuncId>,
-        step: Option<cranelift_module::FuncId>,
+        /// A `Region` or, for a uniform step, a `Once`.
+        step: Option<Box<WgNode>>,
         body: Vec<WgNode>,
         test_after: bool,
     },
+    /// A function run once for the group, as its first work-item (a uniform loop step).
+    Once(cranelift_module::FuncId),
     /// `break` / `continue` of the innermost group-level loop (taken by the whole group:
     /// the control flow around barriers is uniform).
     Break,
@@ -1873,7 +1921,9 @@ pub(super) fn define_barrier_kernel(
     }
     let frame_size = size.next_multiple_of(16);
     let body = f.body.as_ref().expect("kernels have bodies");
+    let uniform = super::uniform::shared_locals(f);
     let mut splitter = Splitter {
+        uniform: &uniform,
         state,
         id,
         f,
@@ -1897,6 +1947,8 @@ struct Splitter<'a, 'b> {
     fctx: &'b mut FunctionBuilderContext,
     options: &'a CodegenOptions,
     frames: &'a HashMap<LocalId, u32>,
+    /// The kernel's uniform variables, kept once for the group.
+    uniform: &'a HashSet<LocalId>,
     /// Bytes of one work-item's frame: a region steps by it from one item to the next.
     frame_size: u32,
     count: u32,
@@ -1919,7 +1971,13 @@ impl Splitter<'_, '_> {
             // A break or continue of a group-level loop is the group's too.
             let escapes = self.loop_depth > 0 && escapes_loop(one);
             if !contains_barrier(one) && !escapes {
-                run.push(s.clone());
+                if super::uniform::runs_once(s, self.uniform) {
+                    // It only sets variables kept once for the group: run it once.
+                    self.flush(run, nodes)?;
+                    nodes.push(WgNode::Once(self.once(one)?));
+                } else {
+                    run.push(s.clone());
+                }
                 continue;
             }
             match &s.kind {
@@ -1957,14 +2015,18 @@ impl Splitter<'_, '_> {
                 } => {
                     self.flush(run, nodes)?;
                     let cond = cond.as_ref().map(|c| self.condition(c)).transpose()?;
+                    let step_stmt = |e: &Expr| {
+                        [Stmt {
+                            kind: StmtKind::Expr(e.clone()),
+                            span: s.span,
+                        }]
+                    };
+                    // A step that changes only shared variables runs once for the group.
                     let step = match step {
-                        Some(e) => Some(self.region(
-                            &[Stmt {
-                                kind: StmtKind::Expr(e.clone()),
-                                span: s.span,
-                            }],
-                            false,
-                        )?),
+                        Some(e) if super::uniform::runs_once(&step_stmt(e)[0], self.uniform) => {
+                            Some(WgNode::Once(self.once(&step_stmt(e))?))
+                        }
+                        Some(e) => Some(WgNode::Region(self.region(&step_stmt(e), false)?)),
                         None => None,
                     };
                     self.loop_depth += 1;
@@ -1973,7 +2035,7 @@ impl Splitter<'_, '_> {
                     let body = body?;
                     nodes.push(WgNode::Loop {
                         cond,
-                        step,
+                        step: step.map(Box::new),
                         body,
                         test_after: *test_after,
                     });
@@ -2038,6 +2100,7 @@ impl Splitter<'_, '_> {
             local_x: None,
             return_target: None,
             sret: None,
+            uniform: self.uniform.clone(),
         };
         body(&mut lower)?;
         let config = lower.state.isa.frontend_config();
@@ -2068,6 +2131,13 @@ impl Splitter<'_, '_> {
             l.region(stmts, frames, frame_size, load_parameters)
         })?;
         self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))
+    }
+
+    fn once(&mut self, stmts: &[Stmt]) -> Result<cranelift_module::FuncId> {
+        let (id, mut ctx) = self.declare(None)?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.once_function(stmts, frames))?;
+        self.define(id, ctx, &format!("{} once {}", self.f.name, self.count))
     }
 
     fn condition(&mut self, cond: &Expr) -> Result<cranelift_module::FuncId> {

@@ -20,6 +20,7 @@ mod images;
 mod inline;
 mod layout;
 mod ops;
+mod uniform;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -534,6 +535,13 @@ impl GroupEmitter {
     /// Evaluates a condition function as work-item 0 (the conditions around barriers are
     /// uniform across the group).
     fn condition(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) -> ir::Value {
+        self.set_first_item(b);
+        let call = b.ins().call(callee, &[self.item]);
+        b.inst_results(call)[0]
+    }
+
+    /// Makes the item context the group's first work-item (local id 0, the first frame).
+    fn set_first_item(&mut self, b: &mut FunctionBuilder) {
         let flags = MemFlagsData::trusted();
         let zero = b.ins().iconst(ir::types::I64, 0);
         for d in 0..3 {
@@ -542,8 +550,6 @@ impl GroupEmitter {
         }
         b.ins()
             .store(flags, self.frames, self.item, item_context::FRAME);
-        let call = b.ins().call(callee, &[self.item]);
-        b.inst_results(call)[0]
     }
 
     fn nodes(
@@ -568,6 +574,11 @@ impl GroupEmitter {
                     // What follows in this block is unreachable; give it a block of its own.
                     let rest = b.create_block();
                     b.switch_to_block(rest);
+                }
+                func::WgNode::Once(id) => {
+                    let callee = func_ref(b, state, refs, *id);
+                    self.set_first_item(b);
+                    b.ins().call(callee, &[self.item]);
                 }
                 func::WgNode::Region(id) => {
                     // Region functions loop over dimension 0 themselves.
@@ -624,9 +635,7 @@ impl GroupEmitter {
                     b.ins().jump(cont, &[]);
                     b.switch_to_block(cont);
                     if let Some(s) = step {
-                        let callee = func_ref(b, state, refs, *s);
-                        self.rows_only = true;
-                        self.all_items(b, callee);
+                        self.nodes(b, state, refs, std::slice::from_ref(&**s));
                     }
                     b.ins().jump(head, &[]);
                     b.switch_to_block(exit);

@@ -208,7 +208,7 @@ pub(super) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 }
 
 /// The root variable of a place, if any.
-fn place_root(p: &Place) -> Option<LocalId> {
+pub(super) fn place_root(p: &Place) -> Option<LocalId> {
     match &p.kind {
         PlaceKind::Local(id) | PlaceKind::CompoundLiteral { local: id, .. } => Some(*id),
         PlaceKind::Element { array, .. } => place_root(array),
@@ -1842,7 +1842,7 @@ pub(super) enum WgNode {
 
 /// Whether `block` has a `break` or `continue` that leaves it for an enclosing loop (one
 /// not inside a loop or, for `break`, a `switch` of its own).
-fn escapes_loop(block: &[Stmt]) -> bool {
+pub(super) fn escapes_loop(block: &[Stmt]) -> bool {
     block.iter().any(|s| match &s.kind {
         StmtKind::Break | StmtKind::Continue => true,
         StmtKind::Block(b) => escapes_loop(b),

@@ -176,8 +176,9 @@ fn writes_outside_once(
 ) {
     for s in block {
         let one = std::slice::from_ref(s);
-        let at_group =
-            group_level && (super::func::contains_barrier(one) || (loops > 0 && escapes(one)));
+        let at_group = group_level
+            && (super::func::contains_barrier(one)
+                || (loops > 0 && super::func::escapes_loop(one)));
         if !at_group {
             if !(group_level && runs_once(s, shared)) {
                 all_writes(one, out);
@@ -211,26 +212,11 @@ fn writes_outside_once(
     }
 }
 
-/// The splitter's rule for a `break`/`continue` that leaves a group-level loop.
-fn escapes(block: &[tir::Stmt]) -> bool {
-    block.iter().any(|s| match &s.kind {
-        StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::Block(b) => escapes(b),
-        StmtKind::If {
-            then_branch,
-            else_branch,
-            ..
-        } => escapes(then_branch) || escapes(else_branch),
-        StmtKind::Switch { .. } => true,
-        _ => false,
-    })
-}
-
 /// Every variable a block writes or declares.
 fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
     fn expr(e: &Expr, out: &mut HashSet<LocalId>) {
         if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
-            && let Some(id) = place_root(p)
+            && let Some(id) = super::func::place_root(p)
         {
             out.insert(id);
         }
@@ -256,16 +242,6 @@ fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
         }
     }
     super::func::for_each_stmt_expr(&block.to_vec(), &mut |e| expr(e, out));
-}
-
-fn place_root(p: &Place) -> Option<LocalId> {
-    match &p.kind {
-        PlaceKind::Local(id) => Some(*id),
-        PlaceKind::Element { array: b, .. }
-        | PlaceKind::Field { record: b, .. }
-        | PlaceKind::Lanes { vector: b, .. } => place_root(b),
-        _ => None,
-    }
 }
 
 fn has_goto(block: &Block) -> bool {

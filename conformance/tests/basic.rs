@@ -1326,6 +1326,54 @@ fn break_and_continue_in_loops_with_barriers() {
 }
 
 #[test]
+fn return_in_kernels_with_barriers_ends_the_work_item() {
+    // A `return` ends the work-item for the rest of the kernel, also past later barriers:
+    // a whole group returning between two barriers (group 1), a group-level loop left by
+    // `return` (`for (;;)`), and items returning after the last barrier.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void k(global int *out, local int *t, int limit) {
+            int lid = get_local_id(0), g = get_global_id(0);
+            out[g] = 1;
+            t[lid] = lid;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (get_group_id(0) == 1) return;
+            out[g] += 10;
+            int round = 0;
+            for (;;) {
+                if (round == limit && get_group_id(0) == 2) return;
+                if (round == limit) break;
+                t[lid] += 1;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                round++;
+            }
+            out[g] += 100 * round;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid >= 4) return;
+            out[g] += 1000 + t[(lid + 1) % get_local_size(0)];
+        }",
+        c"k",
+        c"",
+    );
+    let (groups, local, limit) = (4usize, 8usize, 3i32);
+    let out = fx.filled(0i32, groups * local);
+    k.mem(0, &out).local(1, local * 4).arg(2, limit);
+    fx.run(&k, None, &[groups * local], Some(&[local]));
+    let got = fx.read::<i32>(&out, groups * local);
+    for g in 0..groups {
+        for l in 0..local {
+            let want = match g {
+                1 => 1,
+                2 => 11,
+                _ if l >= 4 => 11 + 300,
+                _ => 11 + 300 + 1000 + ((l + 1) % local) as i32 + limit,
+            };
+            assert_eq!(got[g * local + l], want, "group {g} item {l}");
+        }
+    }
+}
+
+#[test]
 fn a_synchronizing_call_inside_an_expression_is_not_supported_yet_and_the_log_says_so() {
     // The remaining limit (docs/CONFORMANCE.md): a helper that uses barriers is inlined when
     // its call is a statement; called inside an expression, the build fails with

@@ -313,6 +313,7 @@ pub(super) fn define_as(
             return_target: None,
             sret: None,
             uniform: HashSet::new(),
+            done_flag: None,
         };
         lower.function()?;
         let config = lower.state.isa.frontend_config();
@@ -343,6 +344,9 @@ pub(super) struct Lower<'a, 'b> {
     sret: Option<Value>,
     /// The variables kept once per group (kernels with barriers; empty elsewhere).
     uniform: HashSet<LocalId>,
+    /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
+    /// flag, set by `return` so that the later regions skip the item.
+    done_flag: Option<u32>,
 }
 
 impl Lower<'_, '_> {
@@ -504,6 +508,9 @@ impl Lower<'_, '_> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        // After an item's part: `latch` stores its promoted variables back, then `advance`
+        // moves to the next item (an item already done goes to `advance` directly).
+        let advance = self.b.create_block();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let xv = self.b.use_var(x);
@@ -522,6 +529,20 @@ impl Lower<'_, '_> {
         self.local_x = Some(x);
         // A `return` ends this item's part of the region: on to the next item.
         self.return_target = Some(latch);
+        if let Some(offset) = self.done_flag {
+            let addr = self.frame_address(offset);
+            if load_parameters {
+                // The group's first region: no item has returned yet.
+                let zero = self.b.ins().iconst(types::I8, 0);
+                self.b.ins().store(flags, zero, addr, 0);
+            } else {
+                // An item that returned in an earlier region skips this one.
+                let done = self.b.ins().load(types::I8, flags, addr, 0);
+                let live = self.b.create_block();
+                self.b.ins().brif(done, advance, &[], live, &[]);
+                self.b.switch_to_block(live);
+            }
+        }
         let promoted = self.promote_frame_variables(stmts, frames)?;
         if load_parameters {
             self.parameters(&[])?;
@@ -543,6 +564,8 @@ impl Lower<'_, '_> {
             };
             self.store(&PlaceRef::Mem(addr), &ty, value)?;
         }
+        self.b.ins().jump(advance, &[]);
+        self.b.switch_to_block(advance);
         let xv = self.b.use_var(x);
         let next = self.b.ins().iadd_imm_s(xv, 1);
         self.b.def_var(x, next);
@@ -908,6 +931,12 @@ impl Lower<'_, '_> {
                 match self.return_target {
                     // A kernel's `return` ends this work-item: on to the next of the row.
                     Some(next_item) => {
+                        if let Some(offset) = self.done_flag {
+                            // In a region: the item is done for the later regions too.
+                            let addr = self.frame_address(offset);
+                            let one = self.b.ins().iconst(types::I8, 1);
+                            self.b.ins().store(MemFlagsData::trusted(), one, addr, 0);
+                        }
                         self.b.ins().jump(next_item, &[]);
                     }
                     None => match self.sret {
@@ -1874,6 +1903,8 @@ fn continues_loop(block: &[Stmt]) -> bool {
 pub(super) struct BarrierPlan {
     pub nodes: Vec<WgNode>,
     pub frame_size: u32,
+    /// The frame offset of each item's "done" flag (set when it returns).
+    pub done_flag: u32,
 }
 
 /// Whether a builtin is a work-group synchronization point: `barrier`, and
@@ -1919,7 +1950,9 @@ pub(super) fn define_barrier_kernel(
         frames.insert(LocalId(i as u32), size);
         size += local.ty.ty.size().max(1) as u32;
     }
-    let frame_size = size.next_multiple_of(16);
+    // One byte more: the item's "done" flag (it returned; later regions skip it).
+    let done_flag = size;
+    let frame_size = (size + 1).next_multiple_of(16);
     let body = f.body.as_ref().expect("kernels have bodies");
     let uniform = super::uniform::shared_locals(f);
     let mut splitter = Splitter {
@@ -1931,13 +1964,18 @@ pub(super) fn define_barrier_kernel(
         options,
         frames: &frames,
         frame_size,
+        done_flag,
         count: 0,
         loop_depth: 0,
     };
     let prologue = splitter.region(&[], true)?;
     let mut nodes = vec![WgNode::Region(prologue)];
     nodes.extend(splitter.plan(body)?);
-    Ok(BarrierPlan { nodes, frame_size })
+    Ok(BarrierPlan {
+        nodes,
+        frame_size,
+        done_flag,
+    })
 }
 
 struct Splitter<'a, 'b> {
@@ -1951,6 +1989,8 @@ struct Splitter<'a, 'b> {
     uniform: &'a HashSet<LocalId>,
     /// Bytes of one work-item's frame: a region steps by it from one item to the next.
     frame_size: u32,
+    /// The frame offset of the item's "done" flag.
+    done_flag: u32,
     count: u32,
     /// Group-level loops around the statements being planned.
     loop_depth: u32,
@@ -2101,6 +2141,7 @@ impl Splitter<'_, '_> {
             return_target: None,
             sret: None,
             uniform: self.uniform.clone(),
+            done_flag: None,
         };
         body(&mut lower)?;
         let config = lower.state.isa.frontend_config();
@@ -2126,8 +2167,9 @@ impl Splitter<'_, '_> {
         load_parameters: bool,
     ) -> Result<cranelift_module::FuncId> {
         let (id, mut ctx) = self.declare(None)?;
-        let (frames, frame_size) = (self.frames, self.frame_size);
+        let (frames, frame_size, done_flag) = (self.frames, self.frame_size, self.done_flag);
         self.lower(&mut ctx, |l| {
+            l.done_flag = Some(done_flag);
             l.region(stmts, frames, frame_size, load_parameters)
         })?;
         self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))

@@ -415,6 +415,7 @@ fn define_work_group_function(
             frame_size: plan.map_or(0, |p| p.frame_size),
             rows_only: false,
             loops: Vec::new(),
+            done_flag: plan.map(|p| p.done_flag),
         };
         match plan {
             None => {
@@ -462,6 +463,8 @@ struct GroupEmitter {
     rows_only: bool,
     /// The (continue, exit) blocks of the group-level loops being emitted, innermost last.
     loops: Vec<(ir::Block, ir::Block)>,
+    /// The frame offset of the items' "done" flags (kernels with barriers).
+    done_flag: Option<u32>,
 }
 
 impl GroupEmitter {
@@ -618,6 +621,18 @@ impl GroupEmitter {
                     );
                     b.ins().jump(if *test_after { body_b } else { head }, &[]);
                     b.switch_to_block(head);
+                    if let Some(offset) = self.done_flag {
+                        // The group returned (as its first item did): leave the loop.
+                        let done = b.ins().load(
+                            ir::types::I8,
+                            MemFlagsData::trusted(),
+                            self.frames,
+                            offset as i32,
+                        );
+                        let go_on = b.create_block();
+                        b.ins().brif(done, exit, &[], go_on, &[]);
+                        b.switch_to_block(go_on);
+                    }
                     match cond {
                         Some(c) => {
                             let callee = func_ref(b, state, refs, *c);

@@ -1374,6 +1374,56 @@ fn return_in_kernels_with_barriers_ends_the_work_item() {
 }
 
 #[test]
+fn barriers_inside_a_switch() {
+    // A switch on a uniform value whose cases synchronize: each case (with fall-through
+    // from `case 1` into `case 2`, and a default) runs its barriers as the group does.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void k(global int *out, local int *t, int mode) {
+            int lid = get_local_id(0), n = get_local_size(0);
+            t[lid] = lid;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int v = 0;
+            switch (mode) {
+            case 1:
+                v += 100;
+            case 2: {
+                int mirrored = t[n - 1 - lid];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                t[lid] = mirrored;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                v += t[lid];
+                break;
+            }
+            default:
+                v = -1;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                break;
+            }
+            out[get_global_id(0)] = v;
+        }",
+        c"k",
+        c"",
+    );
+    let (n, local) = (32usize, 8usize);
+    for (mode, bonus) in [(1i32, 100i32), (2, 0), (7, 0)] {
+        let out = fx.filled(0i32, n);
+        k.mem(0, &out).local(1, local * 4).arg(2, mode);
+        fx.run(&k, None, &[n], Some(&[local]));
+        let want: Vec<i32> = (0..n)
+            .map(|g| {
+                if mode == 7 {
+                    -1
+                } else {
+                    bonus + (local - 1 - g % local) as i32
+                }
+            })
+            .collect();
+        assert_same(&fx.read::<i32>(&out, n), &want, &format!("mode {mode}"));
+    }
+}
+
+#[test]
 fn a_synchronizing_call_inside_an_expression_is_not_supported_yet_and_the_log_says_so() {
     // The remaining limit (docs/CONFORMANCE.md): a helper that uses barriers is inlined when
     // its call is a statement; called inside an expression, the build fails with

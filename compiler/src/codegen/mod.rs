@@ -20,6 +20,7 @@ mod images;
 mod inline;
 mod layout;
 mod ops;
+mod switches;
 mod uniform;
 
 use std::collections::HashMap;
@@ -150,7 +151,11 @@ pub fn compile(
     };
     // Helpers that synchronize the group exist only inlined into their kernels.
     let syncs = inline::synchronizing(program);
-    let inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
+    let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
+    // Switches with barriers become if chains the barrier planner can split.
+    for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
+        switches::rewrite_switches(f).map_err(CodegenError)?;
+    }
     let program = &inlined;
     check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;

@@ -86,26 +86,21 @@ fn flatten(body: Block) -> Block {
 
 /// Whether a statement list breaks out of the switch from inside a nested statement.
 fn nested_break(body: &Block) -> bool {
-    fn inner(b: &Block) -> bool {
-        b.iter().any(|s| match &s.kind {
-            StmtKind::Break => true,
-            StmtKind::Block(x) => inner(x),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => inner(then_branch) || inner(else_branch),
-            // A loop's or an inner switch's break is their own.
-            _ => false,
-        })
-    }
-    body.iter().any(|s| match &s.kind {
-        StmtKind::Block(x) => inner(x),
+    body.iter()
+        .any(|s| !matches!(s.kind, StmtKind::Break) && breaks(std::slice::from_ref(s)))
+}
+
+/// Whether statements contain a `break` of the switch (a loop's or an inner switch's
+/// breaks are their own).
+fn breaks(b: &[Stmt]) -> bool {
+    b.iter().any(|s| match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(x) => breaks(x),
         StmtKind::If {
             then_branch,
             else_branch,
             ..
-        } => inner(then_branch) || inner(else_branch),
+        } => breaks(then_branch) || breaks(else_branch),
         _ => false,
     })
 }

@@ -832,23 +832,40 @@ fn a_kernel_calls_another_kernel_like_a_function() {
 }
 
 #[test]
-fn a_called_kernel_with_a_barrier_is_not_supported_yet_and_the_log_says_so() {
-    // The current limit (docs/CONFORMANCE.md): a kernel that synchronizes the work-group
-    // or declares __local variables cannot be called from another function yet.
+fn a_called_kernel_with_barriers_and_local_variables_runs_inlined() {
+    // 6.7.1: "a kernel function ... can also be called by another kernel function". A
+    // called kernel that synchronizes the group (here with a kernel-scope __local array) is
+    // inlined into its caller, its __local variable taking a place in the caller's local
+    // memory; it still runs as a kernel of its own too.
     let fx = Fixture::new();
-    let log = failed_build_log(
-        &fx,
-        "kernel void inner(global int *a, local int *t) {\n\
-         \x20 t[get_local_id(0)] = a[get_global_id(0)];\n\
-         \x20 barrier(CLK_LOCAL_MEM_FENCE);\n\
-         \x20 a[get_global_id(0)] = t[0];\n\
-         }\n\
-         kernel void outer(global int *a, local int *t) { inner(a, t); }\n",
+    let source = "kernel void inner(global int *a) {
+            local int t[8];
+            int lid = get_local_id(0);
+            t[lid] = a[get_global_id(0)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            a[get_global_id(0)] = t[7 - lid];
+        }
+        kernel void outer(global int *a) { inner(a); inner(a); a[get_global_id(0)] += 1000; }";
+    let outer = fx.kernel(source, c"outer", c"");
+    let inner = outer.sibling("inner");
+    let input: Vec<i32> = (0..16).collect();
+    let a = fx.buffer(&input);
+    inner.mem(0, &a);
+    fx.run(&inner, None, &[16], Some(&[8]));
+    let mirrored: Vec<i32> = input
+        .chunks(8)
+        .flat_map(|c| c.iter().rev().copied())
+        .collect();
+    assert_same(
+        &fx.read::<i32>(&a, 16),
+        &mirrored,
+        "inner alone mirrors each group",
     );
-    assert!(
-        log.contains("calls the kernel 'inner'"),
-        "the log names the call:\n{log}"
-    );
+    outer.mem(0, &a);
+    fx.run(&outer, None, &[16], Some(&[8]));
+    // Two mirrorings give back what `a` held (the mirrored input), plus 1000.
+    let want: Vec<i32> = mirrored.iter().map(|v| v + 1000).collect();
+    assert_same(&fx.read::<i32>(&a, 16), &want, "outer calls inner twice");
 }
 
 // Address spaces

@@ -17,14 +17,23 @@ use crate::frontend::tir::{
 };
 use crate::frontend::types::Type;
 
-/// Functions that synchronize the group: they call a group-sync builtin, or such a function.
+/// Functions that synchronize the group and are inlined where they are called: helpers,
+/// and kernels that other kernels call ("a kernel function ... can also be called by
+/// another kernel function", 6.7.1), that call a group-sync builtin or such a function.
 pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
+    let called: HashSet<FuncId> = program
+        .functions
+        .iter()
+        .flat_map(|f| f.callees.iter().copied())
+        .collect();
+    let inlinable =
+        |i: usize, f: &tir::Function| f.kernel.is_none() || called.contains(&FuncId(i as u32));
     let mut set: HashSet<FuncId> = HashSet::new();
     for (i, f) in program.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
         let mut syncs = false;
         visit_builtins(body, &mut |name| syncs |= is_group_sync(name));
-        if syncs && f.kernel.is_none() {
+        if syncs && inlinable(i, f) {
             set.insert(FuncId(i as u32));
         }
     }
@@ -32,7 +41,7 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
     loop {
         let before = set.len();
         for (i, f) in program.functions.iter().enumerate() {
-            if f.kernel.is_none() && f.callees.iter().any(|c| set.contains(c)) {
+            if inlinable(i, f) && f.callees.iter().any(|c| set.contains(c)) {
                 set.insert(FuncId(i as u32));
             }
         }

@@ -150,7 +150,13 @@ pub fn compile(
         deferred: Vec::new(),
     };
     // Helpers that synchronize the group exist only inlined into their kernels.
-    let syncs = inline::synchronizing(program);
+    let inlined_calls = inline::synchronizing(program);
+    // The helpers among them exist only inlined (the kernels are compiled as kernels too).
+    let syncs: std::collections::HashSet<FuncId> = inlined_calls
+        .iter()
+        .copied()
+        .filter(|id| program.function(*id).kernel.is_none())
+        .collect();
     let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
     // Switches with barriers become if chains the barrier planner can split.
     for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
@@ -172,7 +178,8 @@ pub fn compile(
     for (i, f) in program.functions.iter().enumerate() {
         let id = FuncId(i as u32);
         let called = program.functions.iter().any(|g| g.callees.contains(&id));
-        if f.kernel.is_none() || !called {
+        // A called kernel that synchronizes is inlined where it is called.
+        if f.kernel.is_none() || !called || inlined_calls.contains(&id) {
             continue;
         }
         let mut plain = f.clone();

@@ -92,9 +92,8 @@ fn integer_images_and_sampler_less_reads() {
     );
     let mut src = [5i32, -7, 100, i32::MIN];
     let mut dst = [0i32; 4];
-    let mut s = descriptor(src.as_mut_ptr().cast(), [4, 1, 1], CL_R, CL_SIGNED_INT32, 4);
+    let s = descriptor(src.as_mut_ptr().cast(), [4, 1, 1], CL_R, CL_SIGNED_INT32, 4);
     let d = descriptor(dst.as_mut_ptr().cast(), [4, 1, 1], CL_R, CL_SIGNED_INT32, 4);
-    s.kind = ImageDescriptor::kind_index(ImageKind::Image2d);
     run_1d_bytes(&k[0], 4, 4, &[ptr_bytes(&s), ptr_bytes(&d)], 0);
     assert_eq!(dst, [9, -15, 199, i32::MIN.wrapping_mul(2).wrapping_sub(1)]);
 }

@@ -361,6 +361,19 @@ impl TestImage {
         }
     }
 
+    /// The elements coordinate `a` ranges over (an axis, or an array's layers); `None` for
+    /// a coordinate the image type does not use.
+    fn coordinate_extent(&self, a: usize) -> Option<usize> {
+        let extent = self.extent();
+        if Some(a) == self.layer_coordinate() {
+            Some(extent[2])
+        } else if a < self.axes() {
+            Some(extent[a])
+        } else {
+            None
+        }
+    }
+
     fn layer_coordinate(&self) -> Option<usize> {
         match self.image_type {
             CL_MEM_OBJECT_IMAGE1D_ARRAY => Some(1),
@@ -639,20 +652,11 @@ fn samplers() -> Vec<SamplerSpec> {
 /// Random coordinates covering the image, its border and beyond, plus element centres and
 /// edges (normalized when asked).
 fn coordinates(img: &TestImage, normalized: bool, count: usize, rng: &mut Rng) -> Vec<[f32; 4]> {
-    let extent = img.extent();
-    let api_extent = img.size;
     let mut out = Vec::with_capacity(count);
     for k in 0..count {
         let mut c = [0.0f32; 4];
         for (a, slot) in c.iter_mut().enumerate().take(3) {
-            let n = if Some(a) == img.layer_coordinate() {
-                extent[2]
-            } else if a < img.axes() {
-                extent[a]
-            } else {
-                1
-            } as f32;
-            let _ = api_extent;
+            let n = img.coordinate_extent(a).unwrap_or(1) as f32;
             let v = if k % 4 == 0 {
                 // An element centre or edge.
                 (rng.int(-2, n as i32 + 2) as f32) + if k % 8 == 0 { 0.5 } else { 0.0 }
@@ -745,16 +749,9 @@ fn check_reads(fx: &Fixture, kernels: &Kernel, img: &TestImage, rng: &mut Rng) -
     // (CLK_ADDRESS_NONE, whose out-of-range results are undefined: in range only).
     let int_coords: Vec<[i32; 4]> = (0..count)
         .map(|_| {
-            let e = img.extent();
             let mut d = [0i32; 4];
             for (a, slot) in d.iter_mut().enumerate().take(3) {
-                let n = if Some(a) == img.layer_coordinate() {
-                    e[2]
-                } else if a < img.axes() {
-                    e[a]
-                } else {
-                    1
-                } as i32;
+                let n = img.coordinate_extent(a).unwrap_or(1) as i32;
                 *slot = rng.int(-2, n + 2);
             }
             d
@@ -764,16 +761,9 @@ fn check_reads(fx: &Fixture, kernels: &Kernel, img: &TestImage, rng: &mut Rng) -
     let coord_buf = fx.buffer(&flat);
     let to_float = |d: &[i32; 4]| d.map(|v| v as f32);
     let in_range = |d: &[i32; 4]| {
-        let e = img.extent();
         (0..3).all(|a| {
-            let n = if Some(a) == img.layer_coordinate() {
-                e[2]
-            } else if a < img.axes() {
-                e[a]
-            } else {
-                return true;
-            };
-            (0..n as i32).contains(&d[a])
+            img.coordinate_extent(a)
+                .is_none_or(|n| (0..n as i32).contains(&d[a]))
         })
     };
     if img.image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER {

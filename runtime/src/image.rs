@@ -42,13 +42,13 @@ pub fn checked_format(format: &cl_image_format) -> ClResult<Format> {
     if f.is_supported() {
         return Ok(f);
     }
-    let padded = [CL_Rx, CL_RGx, CL_RGBx];
-    if padded.contains(&f.order) {
-        let with = |order| Format { order, ..f };
-        let valid_as = if f.order == CL_RGBx { CL_RGB } else { CL_R };
-        if with(valid_as).is_supported() || (f.order == CL_RGx && with(CL_RG).is_supported()) {
-            return fail(CL_IMAGE_FORMAT_NOT_SUPPORTED);
-        }
+    // A padded order is valid with the channel types of the order it pads.
+    let unpadded = [(CL_Rx, CL_R), (CL_RGx, CL_RG), (CL_RGBx, CL_RGB)]
+        .into_iter()
+        .find(|&(padded, _)| padded == f.order)
+        .map(|(_, order)| order);
+    if unpadded.is_some_and(|order| Format { order, ..f }.is_supported()) {
+        return fail(CL_IMAGE_FORMAT_NOT_SUPPORTED);
     }
     fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
 }

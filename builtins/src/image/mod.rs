@@ -95,12 +95,18 @@ impl ImageDescriptor {
     /// # Safety
     /// The descriptor must describe live memory of at least its extent and pitches.
     unsafe fn texel(&self, idx: [u32; 3]) -> &[u8] {
-        debug_assert!((0..3).all(|a| idx[a] < self.extent[a]));
-        let offset = idx[0] as usize * self.element_size as usize
-            + idx[1] as usize * self.row_pitch as usize
-            + idx[2] as usize * self.slice_pitch as usize;
         // SAFETY: in bounds by the indices and the caller's contract.
-        unsafe { std::slice::from_raw_parts(self.data.add(offset), self.element_size as usize) }
+        unsafe {
+            std::slice::from_raw_parts(self.data.add(self.offset(idx)), self.element_size as usize)
+        }
+    }
+
+    /// The byte offset of element `idx` (each index below its extent).
+    fn offset(&self, idx: [u32; 3]) -> usize {
+        debug_assert!((0..3).all(|a| idx[a] < self.extent[a]));
+        idx[0] as usize * self.element_size as usize
+            + idx[1] as usize * self.row_pitch as usize
+            + idx[2] as usize * self.slice_pitch as usize
     }
 
     /// The mutable bytes of element `idx`.
@@ -109,9 +115,7 @@ impl ImageDescriptor {
     /// As [`ImageDescriptor::texel`], and no other reference to the element may exist.
     #[allow(clippy::mut_from_ref)]
     unsafe fn texel_mut(&self, idx: [u32; 3]) -> &mut [u8] {
-        let offset = idx[0] as usize * self.element_size as usize
-            + idx[1] as usize * self.row_pitch as usize
-            + idx[2] as usize * self.slice_pitch as usize;
+        let offset = self.offset(idx);
         // SAFETY: in bounds by the indices and the caller's contract.
         unsafe { std::slice::from_raw_parts_mut(self.data.add(offset), self.element_size as usize) }
     }

@@ -99,7 +99,7 @@ fn flat_types(ty: &Type) -> Vec<ir::Type> {
 }
 
 /// Calls `visit` with the name of every builtin the block calls.
-pub(super) fn visit_builtins(block: &TirBlock, visit: &mut dyn FnMut(&str)) {
+pub(super) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(&str)) {
     fn expr(e: &Expr, visit: &mut dyn FnMut(&str)) {
         if let ExprKind::Builtin { name, .. } = &e.kind {
             visit(name);
@@ -109,7 +109,7 @@ pub(super) fn visit_builtins(block: &TirBlock, visit: &mut dyn FnMut(&str)) {
     for_each_stmt_expr(block, &mut |e| expr(e, visit));
 }
 
-pub(super) fn for_each_stmt_expr(block: &TirBlock, f: &mut dyn FnMut(&Expr)) {
+pub(super) fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
     for s in block {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
@@ -219,7 +219,7 @@ pub(super) fn place_root(p: &Place) -> Option<LocalId> {
 }
 
 /// Variables whose address is taken (they must live in memory).
-pub(super) fn address_taken(body: &TirBlock) -> HashSet<LocalId> {
+pub(super) fn address_taken(body: &[Stmt]) -> HashSet<LocalId> {
     let mut set = HashSet::new();
     fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
         if let ExprKind::AddressOf(p) = &e.kind
@@ -234,7 +234,7 @@ pub(super) fn address_taken(body: &TirBlock) -> HashSet<LocalId> {
 }
 
 /// Variables a block names: declared, read, written or addressed.
-fn locals_used(body: &TirBlock) -> HashSet<LocalId> {
+fn locals_used(body: &[Stmt]) -> HashSet<LocalId> {
     let mut set = HashSet::new();
     fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
         if let ExprKind::Load(p)
@@ -247,7 +247,7 @@ fn locals_used(body: &TirBlock) -> HashSet<LocalId> {
         }
         for_each_child(e, &mut |c| visit(c, set));
     }
-    fn declared(body: &TirBlock, set: &mut HashSet<LocalId>) {
+    fn declared(body: &[Stmt], set: &mut HashSet<LocalId>) {
         for s in body {
             match &s.kind {
                 StmtKind::Decl { local, .. } => {
@@ -312,7 +312,6 @@ pub(super) fn define_as(
             local_x: None,
             return_target: None,
             sret: None,
-            uniform: HashSet::new(),
             done_flag: None,
         };
         lower.function()?;
@@ -342,8 +341,6 @@ pub(super) struct Lower<'a, 'b> {
     return_target: Option<Block>,
     /// Where a function returning through memory writes its result.
     sret: Option<Value>,
-    /// The variables kept once per group (kernels with barriers; empty elsewhere).
-    uniform: HashSet<LocalId>,
     /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
     /// flag, set by `return` so that the later regions skip the item.
     done_flag: Option<u32>,
@@ -437,19 +434,17 @@ impl Lower<'_, '_> {
     /// Decides where each variable lives: in frames (for kernels with barriers), or in SSA
     /// variables unless its address is taken, else in a stack slot; `__local` variables in
     /// local memory.
-    fn setup_storage(
-        &mut self,
-        taken: Option<&HashSet<LocalId>>,
-        frames: Option<&HashMap<LocalId, u32>>,
-    ) {
+    fn setup_storage(&mut self, taken: Option<&HashSet<LocalId>>, frames: Option<&FrameLayout>) {
         let (local_memory, _) = local_offsets(self.func);
         for (i, local) in self.func.locals.iter().enumerate() {
             let id = LocalId(i as u32);
             let storage = if local.ty.space == AddressSpace::Local && (i as u32) >= self.func.params
             {
                 Storage::LocalMemory(local_memory[&id])
-            } else if let Some(offset) = frames.and_then(|f| f.get(&id)) {
-                if self.uniform.contains(&id) {
+            } else if let Some((offset, frames)) =
+                frames.and_then(|f| f.offsets.get(&id).map(|o| (o, f)))
+            {
+                if frames.shared.contains(&id) {
                     Storage::SharedFrame(*offset)
                 } else {
                     Storage::Frame(*offset)
@@ -479,8 +474,7 @@ impl Lower<'_, '_> {
     fn region(
         &mut self,
         stmts: &[Stmt],
-        frames: &HashMap<LocalId, u32>,
-        frame_size: u32,
+        frames: &FrameLayout,
         load_parameters: bool,
     ) -> Result<()> {
         let entry = self.b.create_block();
@@ -521,7 +515,7 @@ impl Lower<'_, '_> {
         self.b
             .ins()
             .store(flags, xv, self.item, item_context::LOCAL_ID);
-        let offset = self.b.ins().imul_imm_s(xv, i64::from(frame_size));
+        let offset = self.b.ins().imul_imm_s(xv, i64::from(frames.size));
         let frame = self.b.ins().iadd(row_frame, offset);
         self.b
             .ins()
@@ -529,19 +523,18 @@ impl Lower<'_, '_> {
         self.local_x = Some(x);
         // A `return` ends this item's part of the region: on to the next item.
         self.return_target = Some(latch);
-        if let Some(offset) = self.done_flag {
-            let addr = self.frame_address(offset);
-            if load_parameters {
-                // The group's first region: no item has returned yet.
-                let zero = self.b.ins().iconst(types::I8, 0);
-                self.b.ins().store(flags, zero, addr, 0);
-            } else {
-                // An item that returned in an earlier region skips this one.
-                let done = self.b.ins().load(types::I8, flags, addr, 0);
-                let live = self.b.create_block();
-                self.b.ins().brif(done, advance, &[], live, &[]);
-                self.b.switch_to_block(live);
-            }
+        self.done_flag = Some(frames.done_flag);
+        let done_addr = self.frame_address(frames.done_flag);
+        if load_parameters {
+            // The group's first region: no item has returned yet.
+            let zero = self.b.ins().iconst(types::I8, 0);
+            self.b.ins().store(flags, zero, done_addr, 0);
+        } else {
+            // An item that returned in an earlier region skips this one.
+            let done = self.b.ins().load(types::I8, flags, done_addr, 0);
+            let live = self.b.create_block();
+            self.b.ins().brif(done, advance, &[], live, &[]);
+            self.b.switch_to_block(live);
         }
         let promoted = self.promote_frame_variables(stmts, frames)?;
         if load_parameters {
@@ -583,24 +576,19 @@ impl Lower<'_, '_> {
     fn promote_frame_variables(
         &mut self,
         stmts: &[Stmt],
-        frames: &HashMap<LocalId, u32>,
+        frames: &FrameLayout,
     ) -> Result<Vec<(LocalId, u32, bool)>> {
-        let taken = self
-            .func
-            .body
-            .as_ref()
-            .map(address_taken)
-            .unwrap_or_default();
-        let mut used: Vec<LocalId> = locals_used(&stmts.to_vec())
+        let mut used: Vec<LocalId> = locals_used(stmts)
             .into_iter()
-            .filter(|id| !taken.contains(id))
+            .filter(|id| !frames.address_taken.contains(id))
             .collect();
         used.sort();
         let mut promoted = Vec::new();
         for id in used {
-            let (Some(&offset), Some((t, n))) =
-                (frames.get(&id), lane_types(&self.func.local(id).ty.ty))
-            else {
+            let (Some(&offset), Some((t, n))) = (
+                frames.offsets.get(&id),
+                lane_types(&self.func.local(id).ty.ty),
+            ) else {
                 continue;
             };
             let vars = (0..n).map(|_| self.b.declare_var(t)).collect();
@@ -635,7 +623,7 @@ impl Lower<'_, '_> {
 
     /// A function of a kernel with barriers that the group runs once, as its first
     /// work-item (it touches only uniform variables).
-    fn once_function(&mut self, stmts: &[Stmt], frames: &HashMap<LocalId, u32>) -> Result<()> {
+    fn once_function(&mut self, stmts: &[Stmt], frames: &FrameLayout) -> Result<()> {
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
         self.b.switch_to_block(entry);
@@ -654,7 +642,7 @@ impl Lower<'_, '_> {
 
     /// A condition function of a kernel with barriers: evaluates `cond` for one work-item
     /// (the work-group's control flow around barriers is uniform, so any item answers).
-    fn condition_function(&mut self, cond: &Expr, frames: &HashMap<LocalId, u32>) -> Result<()> {
+    fn condition_function(&mut self, cond: &Expr, frames: &FrameLayout) -> Result<()> {
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
         self.b.switch_to_block(entry);
@@ -1919,7 +1907,7 @@ pub(super) fn is_group_sync(name: &str) -> bool {
 /// (functions containing one are rejected).
 pub(super) fn contains_barrier(block: &[Stmt]) -> bool {
     let mut found = false;
-    visit_builtins(&block.to_vec(), &mut |name| found |= is_group_sync(name));
+    visit_builtins(block, &mut |name| found |= is_group_sync(name));
     found
 }
 
@@ -1938,33 +1926,15 @@ pub(super) fn define_barrier_kernel(
     fctx: &mut FunctionBuilderContext,
     options: &CodegenOptions,
 ) -> Result<BarrierPlan> {
-    // Every private variable (parameters included) gets a slot in the work-item's frame.
-    let mut frames = HashMap::new();
-    let mut size = 0u32;
-    for (i, local) in f.locals.iter().enumerate() {
-        if local.ty.space == AddressSpace::Local && (i as u32) >= f.params {
-            continue;
-        }
-        let align = local.ty.ty.align().clamp(1, 16) as u32;
-        size = size.next_multiple_of(align);
-        frames.insert(LocalId(i as u32), size);
-        size += local.ty.ty.size().max(1) as u32;
-    }
-    // One byte more: the item's "done" flag (it returned; later regions skip it).
-    let done_flag = size;
-    let frame_size = (size + 1).next_multiple_of(16);
     let body = f.body.as_ref().expect("kernels have bodies");
-    let uniform = super::uniform::shared_locals(f);
+    let frames = FrameLayout::of(f, body);
     let mut splitter = Splitter {
-        uniform: &uniform,
         state,
         id,
         f,
         fctx,
         options,
         frames: &frames,
-        frame_size,
-        done_flag,
         count: 0,
         loop_depth: 0,
     };
@@ -1973,9 +1943,47 @@ pub(super) fn define_barrier_kernel(
     nodes.extend(splitter.plan(body)?);
     Ok(BarrierPlan {
         nodes,
-        frame_size,
-        done_flag,
+        frame_size: frames.size,
+        done_flag: frames.done_flag,
     })
+}
+
+/// Where a kernel with barriers keeps its variables from one region to the next.
+pub(super) struct FrameLayout {
+    /// Every private variable (parameters included) has a slot in each work-item's frame.
+    offsets: HashMap<LocalId, u32>,
+    /// Bytes of one work-item's frame: a region steps by it from one item to the next.
+    size: u32,
+    /// The offset of the item's "done" flag (it returned; later regions skip it).
+    done_flag: u32,
+    /// Uniform variables kept once for the group, in the first item's frame.
+    shared: HashSet<LocalId>,
+    /// Variables whose address is taken: they stay in memory, never in registers.
+    address_taken: HashSet<LocalId>,
+}
+
+impl FrameLayout {
+    fn of(f: &tir::Function, body: &[Stmt]) -> FrameLayout {
+        let mut offsets = HashMap::new();
+        let mut size = 0u32;
+        for (i, local) in f.locals.iter().enumerate() {
+            if local.ty.space == AddressSpace::Local && (i as u32) >= f.params {
+                continue;
+            }
+            let align = local.ty.ty.align().clamp(1, 16) as u32;
+            size = size.next_multiple_of(align);
+            offsets.insert(LocalId(i as u32), size);
+            size += local.ty.ty.size().max(1) as u32;
+        }
+        FrameLayout {
+            offsets,
+            done_flag: size,
+            // One byte more: the done flag.
+            size: (size + 1).next_multiple_of(16),
+            shared: super::uniform::shared_locals(f),
+            address_taken: address_taken(body),
+        }
+    }
 }
 
 struct Splitter<'a, 'b> {
@@ -1984,13 +1992,7 @@ struct Splitter<'a, 'b> {
     f: &'a tir::Function,
     fctx: &'b mut FunctionBuilderContext,
     options: &'a CodegenOptions,
-    frames: &'a HashMap<LocalId, u32>,
-    /// The kernel's uniform variables, kept once for the group.
-    uniform: &'a HashSet<LocalId>,
-    /// Bytes of one work-item's frame: a region steps by it from one item to the next.
-    frame_size: u32,
-    /// The frame offset of the item's "done" flag.
-    done_flag: u32,
+    frames: &'a FrameLayout,
     count: u32,
     /// Group-level loops around the statements being planned.
     loop_depth: u32,
@@ -2011,7 +2013,7 @@ impl Splitter<'_, '_> {
             // A break or continue of a group-level loop is the group's too.
             let escapes = self.loop_depth > 0 && escapes_loop(one);
             if !contains_barrier(one) && !escapes {
-                if super::uniform::runs_once(s, self.uniform) {
+                if super::uniform::runs_once(s, &self.frames.shared) {
                     // It only sets variables kept once for the group: run it once.
                     self.flush(run, nodes)?;
                     nodes.push(WgNode::Once(self.once(one)?));
@@ -2063,7 +2065,9 @@ impl Splitter<'_, '_> {
                     };
                     // A step that changes only shared variables runs once for the group.
                     let step = match step {
-                        Some(e) if super::uniform::runs_once(&step_stmt(e)[0], self.uniform) => {
+                        Some(e)
+                            if super::uniform::runs_once(&step_stmt(e)[0], &self.frames.shared) =>
+                        {
                             Some(WgNode::Once(self.once(&step_stmt(e))?))
                         }
                         Some(e) => Some(WgNode::Region(self.region(&step_stmt(e), false)?)),
@@ -2140,7 +2144,6 @@ impl Splitter<'_, '_> {
             local_x: None,
             return_target: None,
             sret: None,
-            uniform: self.uniform.clone(),
             done_flag: None,
         };
         body(&mut lower)?;
@@ -2167,11 +2170,8 @@ impl Splitter<'_, '_> {
         load_parameters: bool,
     ) -> Result<cranelift_module::FuncId> {
         let (id, mut ctx) = self.declare(None)?;
-        let (frames, frame_size, done_flag) = (self.frames, self.frame_size, self.done_flag);
-        self.lower(&mut ctx, |l| {
-            l.done_flag = Some(done_flag);
-            l.region(stmts, frames, frame_size, load_parameters)
-        })?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.region(stmts, frames, load_parameters))?;
         self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))
     }
 

@@ -81,15 +81,11 @@ pub(super) fn uniform_locals(f: &tir::Function) -> HashSet<LocalId> {
                 && f.local(*id).ty.space == AddressSpace::Private
         })
         .collect();
-    uniform_fixpoint(f, body, uniform)
+    uniform_fixpoint(body, uniform)
 }
 
 /// Demotes candidates until every remaining one is uniform.
-fn uniform_fixpoint(
-    _f: &tir::Function,
-    body: &Block,
-    mut uniform: HashSet<LocalId>,
-) -> HashSet<LocalId> {
+fn uniform_fixpoint(body: &Block, mut uniform: HashSet<LocalId>) -> HashSet<LocalId> {
     loop {
         let mut analysis = Analysis {
             uniform: &uniform,
@@ -122,7 +118,7 @@ pub(super) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
         }
         shared.retain(|id| !per_item.contains(id));
         // Values computed from a demoted variable are no longer uniform.
-        shared = uniform_fixpoint(f, body, shared);
+        shared = uniform_fixpoint(body, shared);
     }
 }
 
@@ -241,7 +237,7 @@ fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
             _ => {}
         }
     }
-    super::func::for_each_stmt_expr(&block.to_vec(), &mut |e| expr(e, out));
+    super::func::for_each_stmt_expr(block, &mut |e| expr(e, out));
 }
 
 fn has_goto(block: &Block) -> bool {

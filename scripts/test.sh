@@ -14,3 +14,17 @@ if cargo nextest --version >/dev/null 2>&1; then
 else
   cargo test --workspace --no-fail-fast
 fi
+
+# The kernels with barriers again, every one through the barrier fallback (resumable
+# work-item functions) instead of the work-group planner: both must give the same results.
+if cargo nextest --version >/dev/null 2>&1; then
+  CLIFT_RESUMABLE_BARRIERS=1 cargo nextest run -p clift-conformance --test kernels --test basic --test atomics \
+    --test vectors --no-fail-fast
+  CLIFT_RESUMABLE_BARRIERS=1 cargo nextest run -p clift-compiler --test run_kernels \
+    --test run_aggregates --test run_barrier_fallback --no-fail-fast
+else
+  CLIFT_RESUMABLE_BARRIERS=1 cargo test -p clift-conformance --test kernels --test basic --test atomics \
+    --test vectors --no-fail-fast
+  CLIFT_RESUMABLE_BARRIERS=1 cargo test -p clift-compiler --test run_kernels \
+    --test run_aggregates --test run_barrier_fallback --no-fail-fast
+fi

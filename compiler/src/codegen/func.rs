@@ -19,6 +19,10 @@ use crate::frontend::tir::{
 use crate::frontend::types::{AddressSpace, Scalar, Type};
 use crate::kernel::{ParamKind, WorkGroup};
 
+mod resumable;
+
+pub(super) use resumable::{define_resumable_kernel, splits_at_barriers};
+
 pub(super) type Lanes = Vec<Value>;
 pub(super) type Result<T> = std::result::Result<T, CodegenError>;
 
@@ -298,22 +302,7 @@ pub(super) fn define_as(
     ctx.func.signature = item_signature(state, f);
     {
         let b = FunctionBuilder::new(&mut ctx.func, fctx);
-        let mut lower = Lower {
-            b,
-            state,
-            func: f,
-            item: cranelift_codegen::entity::EntityRef::new(0),
-            storage: Vec::new(),
-            labels: HashMap::new(),
-            breaks: Vec::new(),
-            continues: Vec::new(),
-            func_refs: HashMap::new(),
-            mad_enable: options.mad_enable,
-            local_x: None,
-            return_target: None,
-            sret: None,
-            done_flag: None,
-        };
+        let mut lower = Lower::new(b, state, f, options);
         lower.function()?;
         let config = lower.state.isa.frontend_config();
         lower.b.finalize(config);
@@ -344,6 +333,36 @@ pub(super) struct Lower<'a, 'b> {
     /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
     /// flag, set by `return` so that the later regions skip the item.
     done_flag: Option<u32>,
+    /// In a resumable kernel ([`resumable`]): where each barrier resumes.
+    resume: Option<resumable::ResumePoints>,
+}
+
+impl<'a, 'b> Lower<'a, 'b> {
+    /// A lowering of `func` into the function `b` builds, its variables not placed yet.
+    fn new(
+        b: FunctionBuilder<'b>,
+        state: &'a mut ModuleState,
+        func: &'a tir::Function,
+        options: &CodegenOptions,
+    ) -> Self {
+        Lower {
+            b,
+            state,
+            func,
+            item: cranelift_codegen::entity::EntityRef::new(0),
+            storage: Vec::new(),
+            labels: HashMap::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            func_refs: HashMap::new(),
+            mad_enable: options.mad_enable,
+            local_x: None,
+            return_target: None,
+            sret: None,
+            done_flag: None,
+            resume: None,
+        }
+    }
 }
 
 impl Lower<'_, '_> {
@@ -540,10 +559,7 @@ impl Lower<'_, '_> {
         if load_parameters {
             self.parameters(&[])?;
         }
-        for s in stmts {
-            self.fresh_block_if_terminated();
-            self.statement(s)?;
-        }
+        self.block(stmts)?;
         self.jump(latch);
         self.b.switch_to_block(latch);
         // Promoted variables go back to the frame, where the next region reads them.
@@ -780,7 +796,7 @@ impl Lower<'_, '_> {
         b
     }
 
-    fn block(&mut self, stmts: &TirBlock) -> Result<()> {
+    fn block(&mut self, stmts: &[Stmt]) -> Result<()> {
         for s in stmts {
             self.fresh_block_if_terminated();
             self.statement(s)?;
@@ -790,6 +806,7 @@ impl Lower<'_, '_> {
 
     fn statement(&mut self, s: &Stmt) -> Result<()> {
         match &s.kind {
+            StmtKind::Expr(_) if self.resume.is_some() && is_barrier(s) => self.suspend(),
             StmtKind::Expr(e) => {
                 self.expr(e)?;
             }
@@ -1855,6 +1872,32 @@ pub(super) enum WgNode {
     /// the control flow around barriers is uniform).
     Break,
     Continue,
+    /// A resumable kernel ([`resumable`]): passes over every work-item, each running the
+    /// function until the item's next barrier, until no item stopped at one. `pass` and
+    /// `pending` are offsets in the first frame.
+    Resume {
+        func: cranelift_module::FuncId,
+        pass: u32,
+        pending: u32,
+    },
+}
+
+/// Whether a statement of `block`, at any depth, is one `pred` accepts.
+pub(super) fn any_statement(block: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) -> bool {
+    block.iter().any(|s| {
+        pred(&s.kind)
+            || match &s.kind {
+                StmtKind::Block(b)
+                | StmtKind::Loop { body: b, .. }
+                | StmtKind::Switch { body: b, .. } => any_statement(b, pred),
+                StmtKind::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => any_statement(then_branch, pred) || any_statement(else_branch, pred),
+                _ => false,
+            }
+    })
 }
 
 /// Whether `block` has a `break` or `continue` that leaves it for an enclosing loop (one
@@ -1960,6 +2003,15 @@ pub(super) struct FrameLayout {
     shared: HashSet<LocalId>,
     /// Variables whose address is taken: they stay in memory, never in registers.
     address_taken: HashSet<LocalId>,
+    /// Kernels run as resumable functions ([`resumable`]): the offset of the item's
+    /// resume point (a u32: 0 before its first barrier, k after barrier k, or
+    /// [`resumable::FINISHED`]).
+    resume_point: u32,
+    /// Resumable kernels, in the first frame only: the pass number (a u32, 0 for the
+    /// group's first pass over its items) and a byte set when some item stopped at a
+    /// barrier (another pass follows).
+    pass: u32,
+    pending: u32,
 }
 
 impl FrameLayout {
@@ -1975,11 +2027,17 @@ impl FrameLayout {
             offsets.insert(LocalId(i as u32), size);
             size += local.ty.ty.size().max(1) as u32;
         }
+        let done_flag = size;
+        let resume_point = (done_flag + 1).next_multiple_of(4);
+        let pass = resume_point + 4;
+        let pending = pass + 4;
         FrameLayout {
             offsets,
-            done_flag: size,
-            // One byte more: the done flag.
-            size: (size + 1).next_multiple_of(16),
+            done_flag,
+            resume_point,
+            pass,
+            pending,
+            size: (pending + 1).next_multiple_of(16),
             shared: super::uniform::shared_locals(f),
             address_taken: address_taken(body),
         }
@@ -2085,9 +2143,11 @@ impl Splitter<'_, '_> {
                     });
                 }
                 _ => {
-                    return unsupported(
-                        "a barrier inside a switch, or next to goto or return (or a break or continue inside a switch), is not supported yet",
-                    );
+                    // `splits_at_barriers` sends such kernels to `define_resumable_kernel`.
+                    return unsupported(format!(
+                        "internal error: the work-group planner cannot split '{}' at its barriers",
+                        self.f.name
+                    ));
                 }
             }
         }
@@ -2130,22 +2190,7 @@ impl Splitter<'_, '_> {
         body: impl FnOnce(&mut Lower) -> Result<()>,
     ) -> Result<()> {
         let b = FunctionBuilder::new(&mut ctx.func, self.fctx);
-        let mut lower = Lower {
-            b,
-            state: &mut *self.state,
-            func: self.f,
-            item: cranelift_codegen::entity::EntityRef::new(0),
-            storage: Vec::new(),
-            labels: HashMap::new(),
-            breaks: Vec::new(),
-            continues: Vec::new(),
-            func_refs: HashMap::new(),
-            mad_enable: self.options.mad_enable,
-            local_x: None,
-            return_target: None,
-            sret: None,
-            done_flag: None,
-        };
+        let mut lower = Lower::new(b, &mut *self.state, self.f, self.options);
         body(&mut lower)?;
         let config = lower.state.isa.frontend_config();
         lower.b.finalize(config);

@@ -4,9 +4,12 @@
 //! (`func::define_barrier_kernel`) to split the kernel around them. A helper function that
 //! calls `barrier()` (or `wait_group_events()`, or another such helper) is therefore inlined
 //! into each kernel that calls it: its parameters and variables become new variables of the
-//! kernel, its body a block in place of the call. The calls inlined are statements:
-//! `f(args);`, `x = f(args);` and `T x = f(args);`; the callee may return only at its end.
-//! Anything else is a clear build error, as before.
+//! kernel, its body a block in place of the call, each `return` before its end a jump to
+//! the block's end. The calls inlined are statements: `f(args);`, `x = f(args);` and
+//! `T x = f(args);`; `hoist.rs` first makes statements of calls inside expressions.
+//!
+//! A kernel called by another kernel that declares `__local` variables is inlined too:
+//! its variables then belong to the calling kernel's work-group, which allocates them.
 
 use std::collections::HashSet;
 
@@ -15,7 +18,7 @@ use crate::frontend::source::Span;
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
-use crate::frontend::types::Type;
+use crate::frontend::types::{QualType, Type};
 
 /// Functions that synchronize the group and are inlined where they are called: helpers,
 /// and kernels that other kernels call ("a kernel function ... can also be called by
@@ -33,7 +36,8 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
         let Some(body) = &f.body else { continue };
         let mut syncs = false;
         visit_builtins(body, &mut |name| syncs |= is_group_sync(name));
-        if syncs && inlinable(i, f) {
+        let has_local_variables = f.kernel.is_some() && super::layout::local_offsets(f).1 > 0;
+        if (syncs || has_local_variables) && inlinable(i, f) {
             set.insert(FuncId(i as u32));
         }
     }
@@ -72,8 +76,9 @@ pub(super) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::
         inliner.block(&mut body, 0)?;
         if let Some(callee) = remaining_call(&body, &syncs) {
             return Err(format!(
-                "'{}' calls '{}', which uses barriers, inside an expression: clift inlines \
-                 such a call only as a statement (`f(...);`, `x = f(...);`, `T x = f(...);`)",
+                "'{}' calls '{}', which uses barriers, where the call is evaluated only \
+                 sometimes (right of &&, || or a comma, a branch of ?:) or in a do-while \
+                 condition or a for step: clift cannot inline such a call yet",
                 f.name,
                 program.function(callee).name
             ));
@@ -96,6 +101,12 @@ const MAX_DEPTH: u32 = 16;
 
 impl Inliner<'_> {
     fn block(&mut self, block: &mut Block, depth: u32) -> Result<(), String> {
+        // Calls inside expressions become statements first.
+        let mut hoister = super::hoist::Hoister {
+            syncs: self.syncs,
+            kernel: self.kernel,
+        };
+        hoister.block(block);
         for s in block.iter_mut() {
             self.statement(s, depth)?;
         }
@@ -191,27 +202,42 @@ impl Inliner<'_> {
             })
             .collect();
         let mut stmts = body.clone();
+        for s in &mut stmts {
+            shift.stmt(s);
+        }
         let last_return = match stmts.last().map(|s| &s.kind) {
-            Some(StmtKind::Return(value)) => {
+            Some(StmtKind::Return(value)) if !contains_return(&stmts[..stmts.len() - 1]) => {
                 let value = value.clone();
                 stmts.pop();
                 value
             }
+            _ if contains_return(&stmts) => {
+                // Returns before the end: each stores the result and jumps to the end.
+                let end = LabelId(self.kernel.labels);
+                self.kernel.labels += 1;
+                let result = (*ret_ty != Type::Void).then(|| {
+                    self.kernel.locals.push(tir::Local {
+                        name: format!("<result of {}>", callee.name).into(),
+                        ty: QualType::new(ret_ty.clone()),
+                        span,
+                    });
+                    LocalId(self.kernel.locals.len() as u32 - 1)
+                });
+                returns_to_jumps(&mut stmts, result, ret_ty, end);
+                stmts.push(Stmt {
+                    kind: StmtKind::Label(end),
+                    span,
+                });
+                result.map(|local| Expr {
+                    ty: ret_ty.clone(),
+                    span,
+                    kind: ExprKind::Load(Box::new(local_place(local, ret_ty, span))),
+                })
+            }
             _ => None,
         };
-        if contains_return(&stmts) {
-            return Err(format!(
-                "'{}' uses barriers and returns before its end: clift can inline it only \
-                 when its one return is its last statement",
-                callee.name
-            ));
-        }
-        for s in &mut stmts {
-            shift.stmt(s);
-        }
         block.extend(stmts);
-        if let Some(mut value) = last_return {
-            shift.expr(&mut value);
+        if let Some(value) = last_return {
             let result_span = value.span;
             let store = match target {
                 Target::Discard => StmtKind::Expr(value),
@@ -246,19 +272,66 @@ enum Target {
     Place(Place),
 }
 
-fn contains_return(block: &Block) -> bool {
-    block.iter().any(|s| match &s.kind {
-        StmtKind::Return(_) => true,
-        StmtKind::Block(b) | StmtKind::Loop { body: b, .. } | StmtKind::Switch { body: b, .. } => {
-            contains_return(b)
+/// The place of variable `local`, of type `ty`.
+fn local_place(local: LocalId, ty: &Type, span: Span) -> Place {
+    Place {
+        kind: PlaceKind::Local(local),
+        ty: QualType::new(ty.clone()),
+        span,
+    }
+}
+
+/// Turns each `return v;` of an inlined body into `result = v; goto end;`.
+fn returns_to_jumps(block: &mut Block, result: Option<LocalId>, ty: &Type, end: LabelId) {
+    for s in block.iter_mut() {
+        match &mut s.kind {
+            StmtKind::Return(value) => {
+                let span = s.span;
+                let mut jump = Vec::new();
+                match (value.take(), result) {
+                    (Some(value), Some(local)) => jump.push(Stmt {
+                        span,
+                        kind: StmtKind::Expr(Expr {
+                            ty: ty.clone(),
+                            span,
+                            kind: ExprKind::Assign {
+                                place: Box::new(local_place(local, ty, span)),
+                                op: None,
+                                value: Box::new(value),
+                                op_ty: ty.clone(),
+                            },
+                        }),
+                    }),
+                    (Some(value), None) => jump.push(Stmt {
+                        span,
+                        kind: StmtKind::Expr(value),
+                    }),
+                    (None, _) => {}
+                }
+                jump.push(Stmt {
+                    kind: StmtKind::Goto(end),
+                    span,
+                });
+                s.kind = StmtKind::Block(jump);
+            }
+            StmtKind::Block(b)
+            | StmtKind::Loop { body: b, .. }
+            | StmtKind::Switch { body: b, .. } => returns_to_jumps(b, result, ty, end),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                returns_to_jumps(then_branch, result, ty, end);
+                returns_to_jumps(else_branch, result, ty, end);
+            }
+            _ => {}
         }
-        StmtKind::If {
-            then_branch,
-            else_branch,
-            ..
-        } => contains_return(then_branch) || contains_return(else_branch),
-        _ => false,
-    })
+    }
+}
+
+fn contains_return(block: &[Stmt]) -> bool {
+    super::func::any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
 }
 
 /// Renumbers a callee's variables and labels into the kernel's.

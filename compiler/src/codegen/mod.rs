@@ -10,12 +10,14 @@
 //! variables; arrays, structs and address-taken variables live in stack slots; `__local`
 //! variables in the work-group's local memory.
 //!
-//! Not yet: `barrier()` (work-group functions with loop fission), `printf`, images. A kernel
-//! that needs them fails to build with a message saying so.
+//! Kernels with barriers are split into region functions around them (`func.rs`,
+//! `define_barrier_kernel`), or, where their barriers are not in structured control flow,
+//! run as resumable work-item functions (`func/resumable.rs`).
 
 mod builtins;
 mod dump;
 mod func;
+mod hoist;
 mod images;
 mod inline;
 mod layout;
@@ -158,9 +160,13 @@ pub fn compile(
         .filter(|id| program.function(*id).kernel.is_none())
         .collect();
     let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
-    // Switches with barriers become if chains the barrier planner can split.
+    // Switches with barriers become if chains the barrier planner can split (a switch it
+    // cannot rewrite stays: its kernel runs as a resumable function).
     for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
-        switches::rewrite_switches(f).map_err(CodegenError)?;
+        let mut rewritten = f.clone();
+        if switches::rewrite_switches(&mut rewritten).is_ok() {
+            *f = rewritten;
+        }
     }
     let program = &inlined;
     check_supported(program, &syncs)?;
@@ -204,10 +210,12 @@ pub fn compile(
             continue;
         }
         if f.kernel.is_some() && func::contains_barrier(body) {
-            plans.insert(
-                id,
-                func::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?,
-            );
+            let plan = if func::splits_at_barriers(body) {
+                func::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?
+            } else {
+                func::define_resumable_kernel(&mut state, id, f, &mut fctx, options)?
+            };
+            plans.insert(id, plan);
         } else {
             func::define(&mut state, program, id, &mut fctx, options)?;
         }
@@ -320,25 +328,6 @@ fn check_supported(
     for (i, f) in program.functions.iter().enumerate() {
         if inlined_only.contains(&FuncId(i as u32)) {
             continue;
-        }
-        // A called kernel runs as a plain function: it may not synchronize the group or
-        // declare `__local` variables (whose storage belongs to the kernel's own launch).
-        for &k in &f.callees {
-            let callee = program.function(k);
-            if callee.kernel.is_none() {
-                continue;
-            }
-            let synchronizes = callee
-                .body
-                .as_ref()
-                .is_some_and(|b| func::contains_barrier(b));
-            if synchronizes || layout::local_offsets(callee).1 > 0 {
-                return Err(CodegenError(format!(
-                    "'{}' calls the kernel '{}', which uses barriers or __local variables: \
-                     clift cannot compile such a call yet",
-                    f.name, callee.name
-                )));
-            }
         }
         let Some(body) = &f.body else { continue };
         let mut problem = None;
@@ -547,6 +536,34 @@ impl GroupEmitter {
         b.switch_to_block(exit);
     }
 
+    /// Runs a resumable kernel: passes over every work-item (one call each, no row loop),
+    /// numbered from 0 in the first frame's `pass`, while an item stopped at a barrier (it
+    /// set the first frame's `pending` byte).
+    fn passes(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef, pass: u32, pending: u32) {
+        let flags = MemFlagsData::trusted();
+        let (head, next, exit) = (b.create_block(), b.create_block(), b.create_block());
+        let zero = b.ins().iconst(ir::types::I32, 0);
+        b.ins().store(flags, zero, self.frames, pass as i32);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(head);
+        let zero = b.ins().iconst(ir::types::I8, 0);
+        b.ins().store(flags, zero, self.frames, pending as i32);
+        self.rows_only = false;
+        self.all_items(b, callee);
+        let again = b
+            .ins()
+            .load(ir::types::I8, flags, self.frames, pending as i32);
+        b.ins().brif(again, next, &[], exit, &[]);
+        b.switch_to_block(next);
+        let n = b
+            .ins()
+            .load(ir::types::I32, flags, self.frames, pass as i32);
+        let n = b.ins().iadd_imm_s(n, 1);
+        b.ins().store(flags, n, self.frames, pass as i32);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(exit);
+    }
+
     /// Evaluates a condition function as work-item 0 (the conditions around barriers are
     /// uniform across the group).
     fn condition(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) -> ir::Value {
@@ -589,6 +606,14 @@ impl GroupEmitter {
                     // What follows in this block is unreachable; give it a block of its own.
                     let rest = b.create_block();
                     b.switch_to_block(rest);
+                }
+                func::WgNode::Resume {
+                    func,
+                    pass,
+                    pending,
+                } => {
+                    let callee = func_ref(b, state, refs, *func);
+                    self.passes(b, callee, *pass, *pending);
                 }
                 func::WgNode::Once(id) => {
                     let callee = func_ref(b, state, refs, *id);

@@ -6,7 +6,8 @@
 //! label's code runs from the label to the first `break` of the switch body, falling
 //! through the labels after it, as C says. The rewrite applies when every `break` that
 //! leaves the switch is a statement of the switch body itself (not nested in an `if` of a
-//! case); anything else stays a clear build error.
+//! case); anything else stays a switch, and its kernel runs as a resumable function
+//! (`func/resumable.rs`).
 
 use super::func::contains_barrier;
 use crate::frontend::tir::{

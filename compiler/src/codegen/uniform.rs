@@ -241,17 +241,8 @@ fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
 }
 
 fn has_goto(block: &Block) -> bool {
-    block.iter().any(|s| match &s.kind {
-        StmtKind::Goto(_) | StmtKind::Label(_) => true,
-        StmtKind::Block(b) | StmtKind::Loop { body: b, .. } | StmtKind::Switch { body: b, .. } => {
-            has_goto(b)
-        }
-        StmtKind::If {
-            then_branch,
-            else_branch,
-            ..
-        } => has_goto(then_branch) || has_goto(else_branch),
-        _ => false,
+    super::func::any_statement(block, &|s| {
+        matches!(s, StmtKind::Goto(_) | StmtKind::Label(_))
     })
 }
 

@@ -1,0 +1,211 @@
+//! The fallback for barriers the work-group planner cannot split around: the kernel runs as
+//! a *resumable* work-item function.
+//!
+//! The planner (`define_barrier_kernel`) splits a kernel at barriers that are statements of
+//! its structured control flow: straight-line code, `if`s and loops. A barrier reached
+//! through `goto`, inside a `switch` it cannot rewrite, or next to a `break`/`continue`
+//! that leaves a `switch`, has no such place. For those kernels every work-item runs one
+//! function that stops at each barrier and resumes after it, with no fibers and no stack
+//! switching:
+//!
+//! - every private variable lives in the item's frame (memory that outlives the call), so
+//!   nothing of the item is in registers when it stops;
+//! - a barrier stores its number as the item's resume point, marks the group's pass as
+//!   pending and returns; the block after it is where that number resumes;
+//! - on entry, the function jumps to the block its resume point names (a jump table), or
+//!   to the start on the group's first pass; `return` marks the item finished.
+//!
+//! The work-group function runs passes: every item runs until its next barrier (or its
+//! end), and while an item stopped at a barrier, another pass follows. Each pass therefore
+//! takes the whole group from one barrier to the next, as the barrier requires (all items
+//! reach it before any goes on). Slower than the planner's regions (variables in memory,
+//! one call per item and barrier), and used only where the planner does not apply.
+
+use cranelift_codegen::ir::{self, Block, InstBuilder, MemFlagsData, types};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
+use cranelift_module::Module;
+
+use super::{
+    BarrierPlan, FrameLayout, Lower, Result, WgNode, any_statement, contains_barrier, escapes_loop,
+    is_barrier,
+};
+use crate::codegen::{CodegenError, CodegenOptions, ModuleState};
+use crate::frontend::tir::{self, FuncId, Stmt, StmtKind};
+
+/// The resume point of an item that returned.
+pub(in crate::codegen) const FINISHED: u32 = u32::MAX;
+
+/// The blocks where a resumable function's barriers resume: barrier `k` (from 1) resumes at
+/// `blocks[k - 1]`.
+pub(in crate::codegen) struct ResumePoints {
+    blocks: Vec<Block>,
+    /// The frame offsets of the item's resume point and of the group's pending flag.
+    resume_point: u32,
+    pending: u32,
+}
+
+/// The environment variable that sends every kernel with barriers to the fallback (any
+/// value but empty or `0`): a check of the fallback on every kernel, and a way to tell a
+/// planner bug from a kernel bug. Documented in docs/ENVIRONMENT.md.
+pub const FORCE_VAR: &str = "CLIFT_RESUMABLE_BARRIERS";
+
+fn forced() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var(FORCE_VAR).is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+/// Whether the planner can split `body` at each of its barriers: they are statements of
+/// blocks, `if`s and loops only, no `goto` is near them, and every `break`/`continue` that
+/// leaves a group-level loop is a statement of such blocks too.
+pub(in crate::codegen) fn splits_at_barriers(body: &[Stmt]) -> bool {
+    !forced() && !has_goto(body) && plannable(body, false)
+}
+
+fn plannable(block: &[Stmt], in_group_loop: bool) -> bool {
+    block.iter().all(|s| {
+        let one = std::slice::from_ref(s);
+        let leaves_group_loop = in_group_loop && escapes_loop(one);
+        if !(contains_barrier(one) || leaves_group_loop) {
+            return true;
+        }
+        match &s.kind {
+            _ if is_barrier(s) => true,
+            StmtKind::Break | StmtKind::Continue => true,
+            StmtKind::Block(b) => plannable(b, in_group_loop),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => plannable(then_branch, in_group_loop) && plannable(else_branch, in_group_loop),
+            StmtKind::Loop { body, .. } => plannable(body, true),
+            _ => false,
+        }
+    })
+}
+
+fn has_goto(block: &[Stmt]) -> bool {
+    any_statement(block, &|s| matches!(s, StmtKind::Goto(_)))
+}
+
+/// Compiles a kernel with barriers as one resumable work-item function; its plan is the
+/// passes that run it.
+pub(in crate::codegen) fn define_resumable_kernel(
+    state: &mut ModuleState,
+    id: FuncId,
+    f: &tir::Function,
+    fctx: &mut FunctionBuilderContext,
+    options: &CodegenOptions,
+) -> Result<BarrierPlan> {
+    let body = f.body.as_ref().expect("kernels have bodies");
+    let mut frames = FrameLayout::of(f, body);
+    // Every item runs every statement here: no variable is kept once for the group.
+    frames.shared.clear();
+    let mut sig = state.module.make_signature();
+    sig.params.push(ir::AbiParam::new(types::I64));
+    let name = format!("clift_fn{}_{}_resumable", id.0, f.name);
+    let func = state
+        .module
+        .declare_function(&name, cranelift_module::Linkage::Local, &sig)
+        .map_err(|e| CodegenError(format!("declaring {name}: {e}")))?;
+    let mut ctx = state.module.make_context();
+    ctx.func.signature = sig;
+    {
+        let mut lower = Lower::new(
+            FunctionBuilder::new(&mut ctx.func, fctx),
+            &mut *state,
+            f,
+            options,
+        );
+        lower.resumable(body, &frames)?;
+        let config = lower.state.isa.frontend_config();
+        lower.b.finalize(config);
+    }
+    crate::codegen::dump::function(&format!("{} (resumable)", f.name), &ctx.func);
+    state.defer(func, format!("'{}'", f.name), ctx);
+    Ok(BarrierPlan {
+        nodes: vec![WgNode::Resume {
+            func,
+            pass: frames.pass,
+            pending: frames.pending,
+        }],
+        frame_size: frames.size,
+        done_flag: frames.done_flag,
+    })
+}
+
+impl Lower<'_, '_> {
+    /// The body of a resumable work-item function (see the module's doc).
+    fn resumable(&mut self, body: &[Stmt], frames: &FrameLayout) -> Result<()> {
+        let flags = MemFlagsData::trusted();
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        self.item = self.b.block_params(entry)[0];
+        self.setup_storage(None, Some(frames));
+        let (start, dispatch, finish) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let pass_addr = self.shared_frame_address(frames.pass);
+        let pass = self.b.ins().load(types::I32, flags, pass_addr, 0);
+        self.b.ins().brif(pass, dispatch, &[], start, &[]);
+
+        self.b.switch_to_block(start);
+        self.resume = Some(ResumePoints {
+            blocks: Vec::new(),
+            resume_point: frames.resume_point,
+            pending: frames.pending,
+        });
+        self.return_target = Some(finish);
+        self.parameters(&[])?;
+        self.block(body)?;
+        self.jump(finish);
+
+        // `return`, or the end of the body: the item is finished.
+        self.b.switch_to_block(finish);
+        let addr = self.frame_address(frames.resume_point);
+        let finished = self.b.ins().iconst(types::I32, i64::from(FINISHED));
+        self.b.ins().store(flags, finished, addr, 0);
+        self.b.ins().return_(&[]);
+
+        // Later passes: on from the barrier the item stopped at (a finished item, or one
+        // whose resume point is not a barrier's, returns at once).
+        self.b.switch_to_block(dispatch);
+        let addr = self.frame_address(frames.resume_point);
+        let point = self.b.ins().load(types::I32, flags, addr, 0);
+        let idle = self.b.create_block();
+        let mut table = Switch::new();
+        let points = self.resume.take().expect("set above");
+        for (k, block) in points.blocks.iter().enumerate() {
+            table.set_entry(k as u128 + 1, *block);
+        }
+        table.emit(&mut self.b, point, idle);
+        self.b.switch_to_block(idle);
+        self.b.ins().return_(&[]);
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// A barrier of a resumable function: the item stops here, to resume at the next block
+    /// in the group's next pass.
+    pub(super) fn suspend(&mut self) {
+        let flags = MemFlagsData::trusted();
+        let (resume_point, pending) = {
+            let points = self.resume.as_ref().expect("only in resumable functions");
+            (points.resume_point, points.pending)
+        };
+        let after = self.b.create_block();
+        let points = self.resume.as_mut().expect("only in resumable functions");
+        points.blocks.push(after);
+        let number = points.blocks.len() as i64;
+        let addr = self.frame_address(resume_point);
+        let number = self.b.ins().iconst(types::I32, number);
+        self.b.ins().store(flags, number, addr, 0);
+        let addr = self.shared_frame_address(pending);
+        let one = self.b.ins().iconst(types::I8, 1);
+        self.b.ins().store(flags, one, addr, 0);
+        self.b.ins().return_(&[]);
+        self.b.switch_to_block(after);
+    }
+}

@@ -244,3 +244,141 @@ fn a_kernel_calling_a_kernel_that_declares_local_variables() {
         }";
     assert_eq!(run(source, 8, 4, 10), [22, 24, 26, 28, 22, 24, 26, 28]);
 }
+
+/// A helper that returns the value of the next item in the group (with two barriers).
+const NEXT_OF: &str = "int next_of(local int *t, int v) {
+        int lid = get_local_id(0);
+        t[lid] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int r = t[(lid + 1) % get_local_size(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        return r;
+    }
+    void bump(local int *t, int *v) { *v += next_of(t, *v); }
+";
+
+/// `next_of` on the host: each item's value becomes its group neighbour's.
+fn next_of(values: &[i32], local: usize) -> Vec<i32> {
+    (0..values.len())
+        .map(|i| values[i / local * local + (i % local + 1) % local])
+        .collect()
+}
+
+#[test]
+fn helpers_with_barriers_called_on_the_right_of_logical_operators_and_inside_conditionals() {
+    // `c` is uniform (a kernel argument), so the group takes each call or skips it as one.
+    let source = format!(
+        "{NEXT_OF}
+        kernel void k(global int *out, int c) {{
+            local int t[64];
+            int lid = get_local_id(0);
+            int a = c && next_of(t, lid + 1);
+            int b = c || next_of(t, lid);
+            int d = c > 1 ? next_of(t, 10 * lid) : -next_of(t, lid);
+            int e = (a += 100, next_of(t, a + lid));
+            c ? bump(t, &e) : (void)0;
+            (void)(c > 1 ? bump(t, &e) : bump(t, &e));
+            out[get_global_id(0)] = a + 1000 * b + 10000 * d + 100000 * e;
+        }}"
+    );
+    let (global, local) = (8, 4);
+    for c in [0, 1, 2] {
+        let lid: Vec<i32> = (0..global).map(|i| (i % local) as i32).collect();
+        let a: Vec<i32> = if c != 0 {
+            next_of(&lid.iter().map(|l| l + 1).collect::<Vec<_>>(), local)
+                .iter()
+                .map(|v| (*v != 0) as i32)
+                .collect()
+        } else {
+            vec![0; global]
+        };
+        let b: Vec<i32> = if c != 0 {
+            vec![1; global]
+        } else {
+            next_of(&lid, local)
+                .iter()
+                .map(|v| (*v != 0) as i32)
+                .collect()
+        };
+        let d: Vec<i32> = if c > 1 {
+            next_of(&lid.iter().map(|l| 10 * l).collect::<Vec<_>>(), local)
+        } else {
+            next_of(&lid, local).iter().map(|v| -v).collect()
+        };
+        let a: Vec<i32> = a.iter().map(|v| v + 100).collect();
+        let mut e = next_of(
+            &a.iter().zip(&lid).map(|(a, l)| a + l).collect::<Vec<_>>(),
+            local,
+        );
+        let bump = |e: Vec<i32>| -> Vec<i32> {
+            let n = next_of(&e, local);
+            e.iter().zip(&n).map(|(x, y)| x + y).collect()
+        };
+        if c != 0 {
+            e = bump(e);
+        }
+        e = bump(e);
+        let expected: Vec<i32> = (0..global)
+            .map(|i| a[i] + 1000 * b[i] + 10000 * d[i] + 100000 * e[i])
+            .collect();
+        assert_eq!(run(&source, global, local, c), expected, "c = {c}");
+    }
+}
+
+#[test]
+fn a_for_step_and_a_do_while_condition_that_call_helpers_with_barriers() {
+    // The step exchanges values; `continue` must still run it, `break` must skip it.
+    let source = format!(
+        "{NEXT_OF}
+        kernel void k(global int *out, int rounds) {{
+            local int t[64];
+            int lid = get_local_id(0);
+            int v = lid + 1, i, steps = 0;
+            for (i = 0; i < rounds; i++, v = next_of(t, v) + i) {{
+                steps++;
+                if (i == 1) continue;
+                if (i == rounds - 2) break;
+                v *= 2;
+            }}
+            int w = lid, tries = 0;
+            do {{
+                tries++;
+                if (tries == 2) continue;
+                w += 1;
+            }} while (next_of(t, 3 * tries) < 8);
+            out[get_global_id(0)] = v + 1000 * steps + 100000 * i + 10000000 * tries + 100 * w;
+        }}"
+    );
+    let (global, local) = (6, 3);
+    let rounds = 5;
+    let lid: Vec<i32> = (0..global).map(|i| (i % local) as i32).collect();
+    let mut v: Vec<i32> = lid.iter().map(|l| l + 1).collect();
+    let (mut i, mut steps) = (0, 0);
+    while i < rounds {
+        steps += 1;
+        if i != 1 {
+            if i == rounds - 2 {
+                break;
+            }
+            v = v.iter().map(|x| 2 * x).collect();
+        }
+        i += 1;
+        v = next_of(&v, local).iter().map(|x| x + i).collect();
+    }
+    let mut w = lid.clone();
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        if tries != 2 {
+            w = w.iter().map(|x| x + 1).collect();
+        }
+        // Every item passes the same value: the condition is uniform, as it must be.
+        if 3 * tries >= 8 {
+            break;
+        }
+    }
+    let expected: Vec<i32> = (0..global)
+        .map(|k| v[k] + 1000 * steps + 100000 * i + 10000000 * tries + 100 * w[k])
+        .collect();
+    assert_eq!(run(&source, global, local, rounds), expected);
+}

@@ -76,9 +76,8 @@ pub(super) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::
         inliner.block(&mut body, 0)?;
         if let Some(callee) = remaining_call(&body, &syncs) {
             return Err(format!(
-                "'{}' calls '{}', which uses barriers, where the call is evaluated only \
-                 sometimes (right of &&, || or a comma, a branch of ?:) or in a do-while \
-                 condition or a for step: clift cannot inline such a call yet",
+                "'{}' calls '{}', which uses barriers, in an expression clift cannot \
+                 take the call out of (a void operand of ?: inside a larger expression)",
                 f.name,
                 program.function(callee).name
             ));

@@ -146,22 +146,10 @@ impl Lower<'_, '_> {
             if name == "get_local_id" {
                 return Ok(Some(vec![lid]));
             }
-            let flags = invariant();
-            let group = self.group();
-            let gid = self
-                .b
-                .ins()
-                .load(types::I64, flags, group, WorkGroup::OFFSET_GROUP_ID);
-            let size = self
-                .b
-                .ins()
-                .load(types::I64, flags, group, WorkGroup::OFFSET_LOCAL_SIZE);
-            let offset =
-                self.b
-                    .ins()
-                    .load(types::I64, flags, group, WorkGroup::OFFSET_GLOBAL_OFFSET);
-            let base = self.b.ins().imul(gid, size);
-            let base = self.b.ins().iadd(base, offset);
+            if let Some(gx) = self.global_x {
+                return Ok(Some(vec![self.b.use_var(gx)]));
+            }
+            let base = self.row_global_base();
             return Ok(Some(vec![self.b.ins().iadd(base, lid)]));
         }
         let d = self.expr(&args[0])?[0];

@@ -1,5 +1,5 @@
-//! `CLIFT_DUMP_CLIF`: prints the Cranelift IR of every function compiled, and the size of
-//! its machine code, to stderr (documented in docs/ENVIRONMENT.md).
+//! `CLIFT_DUMP_CLIF`: prints the Cranelift IR of every function compiled, and its machine
+//! code (disassembled) with its size, to stderr (documented in docs/ENVIRONMENT.md).
 
 use std::sync::OnceLock;
 
@@ -21,13 +21,21 @@ pub fn function(name: &str, func: &Function) {
     }
 }
 
-/// Prints the size of the machine code just generated.
-pub fn code_size(name: &str, ctx: &Context) {
+/// Asks Cranelift to keep the machine code's text (its disassembly) when the dump is on.
+pub fn request_disassembly(ctx: &mut Context) {
+    if enabled() {
+        ctx.set_disasm(true);
+    }
+}
+
+/// Prints the machine code just generated (Cranelift's disassembly of it) and its size.
+pub fn machine_code(name: &str, ctx: &Context) {
     if enabled()
         && let Some(code) = ctx.compiled_code()
     {
+        let text = code.vcode.as_deref().unwrap_or("");
         eprintln!(
-            "; clift: {name}: {} bytes of machine code\n",
+            "; clift: {name}: {} bytes of machine code\n{text}",
             code.code_buffer().len()
         );
     }

@@ -328,6 +328,9 @@ pub(super) struct Lower<'a, 'b> {
     pub local_x: Option<Variable>,
     /// In a kernel's row loop: where `return` goes (the next work-item).
     return_target: Option<Block>,
+    /// In a row loop: the global id of dimension 0 (a second counter of the loop, so that
+    /// the id is not recomputed for each item).
+    pub global_x: Option<Variable>,
     /// Where a function returning through memory writes its result.
     sret: Option<Value>,
     /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
@@ -358,6 +361,7 @@ impl<'a, 'b> Lower<'a, 'b> {
             mad_enable: options.mad_enable,
             local_x: None,
             return_target: None,
+            global_x: None,
             sret: None,
             done_flag: None,
             resume: None,
@@ -413,6 +417,10 @@ impl Lower<'_, '_> {
             .b
             .ins()
             .load(types::I64, flags, group, WorkGroup::OFFSET_LOCAL_SIZE);
+        // What is the same for the whole row, computed once before its loop: the arguments
+        // and the global id of its first item.
+        let arguments = self.kernel_arguments()?;
+        let gx = self.global_counter();
         let x = self.b.declare_var(types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(x, zero);
@@ -428,26 +436,54 @@ impl Lower<'_, '_> {
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
         self.b.ins().brif(more, body_b, &[], exit, &[]);
         self.b.switch_to_block(body_b);
-        // The id in memory too, for get_local_id(d) with a d known only at run time.
-        let xv = self.b.use_var(x);
-        self.b
-            .ins()
-            .store(flags, xv, self.item, item_context::LOCAL_ID);
+        if reads_local_id_from_memory(self.func, body) {
+            // The id in memory too, for get_local_id(d) with a d known only at run time,
+            // and for the functions the kernel calls.
+            let xv = self.b.use_var(x);
+            self.b
+                .ins()
+                .store(flags, xv, self.item, item_context::LOCAL_ID);
+        }
         self.local_x = Some(x);
         self.return_target = Some(latch);
-        // Parameters are reloaded for each work-item: a kernel may modify its own copies.
-        self.parameters(&[])?;
+        // Each work-item gets fresh copies of the parameters: a kernel may modify its own.
+        self.store_parameters(arguments)?;
         self.block(body)?;
         self.jump(latch);
         self.b.switch_to_block(latch);
-        let xv = self.b.use_var(x);
-        let next = self.b.ins().iadd_imm_s(xv, 1);
-        self.b.def_var(x, next);
+        for counter in [x, gx] {
+            let v = self.b.use_var(counter);
+            let next = self.b.ins().iadd_imm_s(v, 1);
+            self.b.def_var(counter, next);
+        }
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(exit);
         self.b.ins().return_(&[]);
         self.b.seal_all_blocks();
         Ok(())
+    }
+
+    /// A row loop's counter of global ids of dimension 0, from the row's first item's.
+    fn global_counter(&mut self) -> Variable {
+        let base = self.row_global_base();
+        let gx = self.b.declare_var(types::I64);
+        self.b.def_var(gx, base);
+        self.global_x = Some(gx);
+        gx
+    }
+
+    /// The global id of dimension 0 of a row's first item: group id × local size + offset.
+    pub(super) fn row_global_base(&mut self) -> Value {
+        let flags = MemFlagsData::trusted();
+        let group = self.group();
+        let [id, size, offset] = [
+            WorkGroup::OFFSET_GROUP_ID,
+            WorkGroup::OFFSET_LOCAL_SIZE,
+            WorkGroup::OFFSET_GLOBAL_OFFSET,
+        ]
+        .map(|field| self.b.ins().load(types::I64, flags, group, field));
+        let base = self.b.ins().imul(id, size);
+        self.b.ins().iadd(base, offset)
     }
 
     /// Decides where each variable lives: in frames (for kernels with barriers), or in SSA
@@ -512,6 +548,7 @@ impl Lower<'_, '_> {
             .b
             .ins()
             .load(types::I64, flags, self.item, item_context::FRAME);
+        let gx = self.global_counter();
         let x = self.b.declare_var(types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(x, zero);
@@ -575,9 +612,11 @@ impl Lower<'_, '_> {
         }
         self.b.ins().jump(advance, &[]);
         self.b.switch_to_block(advance);
-        let xv = self.b.use_var(x);
-        let next = self.b.ins().iadd_imm_s(xv, 1);
-        self.b.def_var(x, next);
+        for counter in [x, gx] {
+            let v = self.b.use_var(counter);
+            let next = self.b.ins().iadd_imm_s(v, 1);
+            self.b.def_var(counter, next);
+        }
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(exit);
         self.b.ins().return_(&[]);
@@ -673,8 +712,37 @@ impl Lower<'_, '_> {
     /// Stores the incoming parameters (from the signature, or for kernels from the argument
     /// block) into their variables.
     fn parameters(&mut self, incoming: &[Value]) -> Result<()> {
-        let flags = invariant();
         if self.func.kernel.is_some() {
+            let values = self.kernel_arguments()?;
+            self.store_parameters(values)
+        } else {
+            let mut next = 0;
+            for id in self.func.param_ids() {
+                let ty = self.func.local(id).ty.ty.clone();
+                let n = flat_types(&ty).len();
+                let value = incoming[next..next + n].to_vec();
+                next += n;
+                self.store_local(id, &ty, value)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Stores a kernel's argument values ([`Lower::kernel_arguments`]) into its parameters.
+    fn store_parameters(&mut self, values: Vec<Lanes>) -> Result<()> {
+        let ids: Vec<LocalId> = self.func.param_ids().collect();
+        for (id, value) in ids.into_iter().zip(values) {
+            let ty = self.func.local(id).ty.ty.clone();
+            self.store_local(id, &ty, value)?;
+        }
+        Ok(())
+    }
+
+    /// A kernel's argument values, read from the argument block (structs by address).
+    fn kernel_arguments(&mut self) -> Result<Vec<Lanes>> {
+        let flags = MemFlagsData::trusted();
+        let mut values = Vec::new();
+        {
             let (layout, _) = kernel_layout(self.func);
             let args = self
                 .b
@@ -727,19 +795,10 @@ impl Lower<'_, '_> {
                         }
                     },
                 };
-                self.store_local(id, &ty, value)?;
-            }
-        } else {
-            let mut next = 0;
-            for id in self.func.param_ids() {
-                let ty = self.func.local(id).ty.ty.clone();
-                let n = flat_types(&ty).len();
-                let value = incoming[next..next + n].to_vec();
-                next += n;
-                self.store_local(id, &ty, value)?;
+                values.push(value);
             }
         }
-        Ok(())
+        Ok(values)
     }
 
     fn store_local(&mut self, id: LocalId, ty: &Type, value: Lanes) -> Result<()> {
@@ -1880,6 +1939,27 @@ pub(super) enum WgNode {
         pass: u32,
         pending: u32,
     },
+}
+
+/// Whether a kernel's body may read its work-item's local id of dimension 0 from the item
+/// context rather than from the row loop's counter: `get_local_id`/`get_global_id` with a
+/// dimension that is not the constant 0, and every function it calls.
+fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
+    if !f.callees.is_empty() {
+        return true;
+    }
+    let mut reads = false;
+    fn visit(e: &Expr, reads: &mut bool) {
+        if let ExprKind::Builtin { name, args } = &e.kind
+            && matches!(&**name, "get_local_id" | "get_global_id")
+        {
+            let dim0 = matches!(&args[0].kind, ExprKind::Const(Constant::Int(v)) if v[0] == 0);
+            *reads |= !dim0;
+        }
+        for_each_child(e, &mut |c| visit(c, reads));
+    }
+    for_each_stmt_expr(body, &mut |e| visit(e, &mut reads));
+    reads
 }
 
 /// Whether a statement of `block`, at any depth, is one `pred` accepts.

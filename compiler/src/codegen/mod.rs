@@ -289,6 +289,7 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
     queue
         .par_iter_mut()
         .map(|d| {
+            dump::request_disassembly(&mut d.ctx);
             d.ctx
                 .compile(isa, &mut Default::default())
                 .map(|_| ())
@@ -315,7 +316,7 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
                 &relocs,
             )
             .map_err(|e| CodegenError(format!("defining {}: {e}", d.what)))?;
-        dump::code_size(&d.what, &d.ctx);
+        dump::machine_code(&d.what, &d.ctx);
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use cranelift_codegen::ir::{self, AtomicRmwOp, InstBuilder, MemFlagsData, Value,
 use super::func::{Lanes, Lower, Result, invariant, unsupported};
 use super::item_context;
 use super::ops::{clif_type, lane_types, mask, uextend_to};
-use crate::frontend::tir::Expr;
+use crate::frontend::tir::{Constant, Expr, ExprKind};
 use crate::frontend::types::{Scalar, Type};
 use crate::kernel::WorkGroup;
 
@@ -140,7 +140,7 @@ impl Lower<'_, '_> {
             _ => return Ok(None),
         };
         // Dimension 0 inside a kernel's row loop: the loop's own counter.
-        let dim0 = matches!(&args[0].kind, crate::frontend::tir::ExprKind::Const(crate::frontend::tir::Constant::Int(v)) if v[0] == 0);
+        let dim0 = matches!(&args[0].kind, ExprKind::Const(Constant::Int(v)) if v[0] == 0);
         if let (true, Some(x), None) = (dim0, self.local_x, field) {
             let lid = self.b.use_var(x);
             if name == "get_local_id" {
@@ -149,8 +149,12 @@ impl Lower<'_, '_> {
             if let Some(gx) = self.global_x {
                 return Ok(Some(vec![self.b.use_var(gx)]));
             }
-            let base = self.row_global_base();
-            return Ok(Some(vec![self.b.ins().iadd(base, lid)]));
+        }
+        // Read once before a row's loop.
+        if let ExprKind::Const(Constant::Int(v)) = &args[0].kind
+            && let Some(value) = self.row_constants.get(&(name, v[0] as u32))
+        {
+            return Ok(Some(vec![*value]));
         }
         let d = self.expr(&args[0])?[0];
         // "Valid values of dimindx are 0 to get_work_dim() - 1"; beyond, ids are 0 and sizes
@@ -361,6 +365,21 @@ impl Lower<'_, '_> {
                 ("native_recip", _) => {
                     let one = self.b.ins().f32const(1.0);
                     self.b.ins().fdiv(one, x)
+                }
+                // rsqrt (2 ulp, half_rsqrt 8192): 1 / sqrt(x) in double for a float is
+                // within half an ulp after rounding; in double itself within 2 ulp. Inline,
+                // not a call, which would spill every vector register of a loop around it.
+                ("rsqrt" | "half_rsqrt", _) if ft == types::F32 => {
+                    let wide = self.b.ins().fpromote(types::F64, x);
+                    let root = self.b.ins().sqrt(wide);
+                    let one = self.b.ins().f64const(1.0);
+                    let r = self.b.ins().fdiv(one, root);
+                    self.b.ins().fdemote(types::F32, r)
+                }
+                ("rsqrt", _) if ft == types::F64 => {
+                    let root = self.b.ins().sqrt(x);
+                    let one = self.b.ins().f64const(1.0);
+                    self.b.ins().fdiv(one, root)
                 }
                 ("native_rsqrt", _) => {
                     let one = self.b.ins().f32const(1.0);

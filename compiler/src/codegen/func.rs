@@ -331,6 +331,8 @@ pub(super) struct Lower<'a, 'b> {
     /// In a row loop: the global id of dimension 0 (a second counter of the loop, so that
     /// the id is not recomputed for each item).
     pub global_x: Option<Variable>,
+    /// In a row loop: `get_group_id(1)` and the like, read before the loop.
+    pub row_constants: HashMap<(&'static str, u32), Value>,
     /// Where a function returning through memory writes its result.
     sret: Option<Value>,
     /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
@@ -362,6 +364,7 @@ impl<'a, 'b> Lower<'a, 'b> {
             local_x: None,
             return_target: None,
             global_x: None,
+            row_constants: HashMap::new(),
             sret: None,
             done_flag: None,
             resume: None,
@@ -420,7 +423,7 @@ impl Lower<'_, '_> {
         // What is the same for the whole row, computed once before its loop: the arguments
         // and the global id of its first item.
         let arguments = self.kernel_arguments()?;
-        let gx = self.global_counter();
+        let gx = self.global_counter(body);
         let x = self.b.declare_var(types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(x, zero);
@@ -463,27 +466,38 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    /// A row loop's counter of global ids of dimension 0, from the row's first item's.
-    fn global_counter(&mut self) -> Variable {
-        let base = self.row_global_base();
-        let gx = self.b.declare_var(types::I64);
-        self.b.def_var(gx, base);
-        self.global_x = Some(gx);
-        gx
-    }
-
-    /// The global id of dimension 0 of a row's first item: group id × local size + offset.
-    pub(super) fn row_global_base(&mut self) -> Value {
+    /// A row loop's counter of global ids of dimension 0, from the row's first item's; and
+    /// the work-item functions of constant dimension the body calls, read once for the row.
+    fn global_counter(&mut self, body: &[Stmt]) -> Variable {
         let flags = MemFlagsData::trusted();
-        let group = self.group();
-        let [id, size, offset] = [
-            WorkGroup::OFFSET_GROUP_ID,
-            WorkGroup::OFFSET_LOCAL_SIZE,
-            WorkGroup::OFFSET_GLOBAL_OFFSET,
-        ]
-        .map(|field| self.b.ins().load(types::I64, flags, group, field));
-        let base = self.b.ins().imul(id, size);
-        self.b.ins().iadd(base, offset)
+        let first = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.item, item_context::GLOBAL_ID);
+        let gx = self.b.declare_var(types::I64);
+        self.b.def_var(gx, first);
+        self.global_x = Some(gx);
+        for (name, dim) in constant_dimension_queries(body) {
+            let field = match name {
+                "get_global_id" if dim > 0 => Some((true, item_context::GLOBAL_ID)),
+                "get_local_id" if dim > 0 => Some((true, item_context::LOCAL_ID)),
+                "get_group_id" => Some((false, WorkGroup::OFFSET_GROUP_ID)),
+                "get_local_size" => Some((false, WorkGroup::OFFSET_LOCAL_SIZE)),
+                "get_global_size" => Some((false, WorkGroup::OFFSET_GLOBAL_SIZE)),
+                "get_num_groups" => Some((false, WorkGroup::OFFSET_NUM_GROUPS)),
+                "get_global_offset" => Some((false, WorkGroup::OFFSET_GLOBAL_OFFSET)),
+                _ => None,
+            };
+            if let Some((in_item, offset)) = field {
+                let base = if in_item { self.item } else { self.group() };
+                let v = self
+                    .b
+                    .ins()
+                    .load(types::I64, flags, base, offset + 8 * dim as i32);
+                self.row_constants.insert((name, dim), v);
+            }
+        }
+        gx
     }
 
     /// Decides where each variable lives: in frames (for kernels with barriers), or in SSA
@@ -548,7 +562,7 @@ impl Lower<'_, '_> {
             .b
             .ins()
             .load(types::I64, flags, self.item, item_context::FRAME);
-        let gx = self.global_counter();
+        let gx = self.global_counter(stmts);
         let x = self.b.declare_var(types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(x, zero);
@@ -1960,6 +1974,34 @@ fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
     }
     for_each_stmt_expr(body, &mut |e| visit(e, &mut reads));
     reads
+}
+
+/// The work-item functions of a constant dimension below 3 that `body` calls
+/// (`get_group_id(1)`, ...), each once.
+fn constant_dimension_queries(body: &[Stmt]) -> Vec<(&'static str, u32)> {
+    const QUERIES: [&str; 7] = [
+        "get_global_id",
+        "get_local_id",
+        "get_group_id",
+        "get_local_size",
+        "get_global_size",
+        "get_num_groups",
+        "get_global_offset",
+    ];
+    let mut found = Vec::new();
+    fn visit(e: &Expr, found: &mut Vec<(&'static str, u32)>) {
+        if let ExprKind::Builtin { name, args } = &e.kind
+            && let Some(query) = QUERIES.iter().find(|q| **q == &**name)
+            && let Some(ExprKind::Const(Constant::Int(v))) = args.first().map(|a| &a.kind)
+            && v[0] < 3
+            && !found.contains(&(*query, v[0] as u32))
+        {
+            found.push((query, v[0] as u32));
+        }
+        for_each_child(e, &mut |c| visit(c, found));
+    }
+    for_each_stmt_expr(body, &mut |e| visit(e, &mut found));
+    found
 }
 
 /// Whether a statement of `block`, at any depth, is one `pred` accepts.

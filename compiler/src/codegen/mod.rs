@@ -47,11 +47,16 @@ pub(crate) mod item_context {
     pub const LOCAL_ID: i32 = 16;
     /// This work-item's frame (kernels with barriers).
     pub const FRAME: i32 = 40;
-    pub const SIZE: u32 = 48;
+    /// The global ids of dimensions 1 and 2, and for dimension 0 that of the row's first
+    /// item (a row function counts from it): set by the work-group function so that row
+    /// functions read them once (Cranelift does not hoist the arithmetic out of loops).
+    pub const GLOBAL_ID: i32 = 48;
+    pub const SIZE: u32 = 72;
 }
 
 /// What every work-item function receives (built on the work-group function's stack):
-/// `{ group: *const WorkGroup, args: *const u8, local_id: [u64; 3], frame: *mut u8 }`.
+/// `{ group: *const WorkGroup, args: *const u8, local_id: [u64; 3], frame: *mut u8,
+/// global_id: [u64; 3] }`.
 pub struct ItemContext;
 
 /// Why a program could not be compiled.
@@ -486,6 +491,19 @@ impl GroupEmitter {
         if self.rows_only {
             sizes[0] = b.ins().iconst(ptr, 1);
         }
+        // The global id of local id 0 in each dimension: group id × local size + offset.
+        let first_global: Vec<ir::Value> = (0..3)
+            .map(|d| {
+                let field = |b: &mut FunctionBuilder, offset: i32| {
+                    b.ins().load(ptr, flags, self.group, offset + 8 * d)
+                };
+                let id = field(b, WorkGroup::OFFSET_GROUP_ID);
+                let size = field(b, WorkGroup::OFFSET_LOCAL_SIZE);
+                let offset = field(b, WorkGroup::OFFSET_GLOBAL_OFFSET);
+                let first = b.ins().imul(id, size);
+                b.ins().iadd(first, offset)
+            })
+            .collect();
         let counter: Vec<_> = (0..3).map(|_| b.declare_var(ptr)).collect();
         let linear = b.declare_var(ptr);
         let head: Vec<_> = (0..3).map(|_| b.create_block()).collect();
@@ -508,6 +526,13 @@ impl GroupEmitter {
             let i = b.use_var(counter[d]);
             b.ins()
                 .store(flags, i, self.item, item_context::LOCAL_ID + 8 * d as i32);
+            let global = b.ins().iadd(first_global[d], i);
+            b.ins().store(
+                flags,
+                global,
+                self.item,
+                item_context::GLOBAL_ID + 8 * d as i32,
+            );
             if d > 0 {
                 let zero = b.ins().iconst(ptr, 0);
                 b.def_var(counter[d - 1], zero);

@@ -5,10 +5,10 @@
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, AtomicRmwOp, InstBuilder, MemFlagsData, Value, types};
 
-use super::func::{Lanes, Lower, Result, invariant, unsupported};
+use super::func::{Lanes, Lower, Result, constant_dimension, invariant, unsupported};
 use super::item_context;
 use super::ops::{clif_type, lane_types, mask, uextend_to};
-use crate::frontend::tir::{Constant, Expr, ExprKind};
+use crate::frontend::tir::Expr;
 use crate::frontend::types::{Scalar, Type};
 use crate::kernel::WorkGroup;
 
@@ -140,7 +140,8 @@ impl Lower<'_, '_> {
             _ => return Ok(None),
         };
         // Dimension 0 inside a kernel's row loop: the loop's own counter.
-        let dim0 = matches!(&args[0].kind, ExprKind::Const(Constant::Int(v)) if v[0] == 0);
+        let dim = constant_dimension(args);
+        let dim0 = dim == Some(0);
         if let (true, Some(x), None) = (dim0, self.local_x, field) {
             let lid = self.b.use_var(x);
             if name == "get_local_id" {
@@ -151,8 +152,8 @@ impl Lower<'_, '_> {
             }
         }
         // Read once before a row's loop.
-        if let ExprKind::Const(Constant::Int(v)) = &args[0].kind
-            && let Some(value) = self.row_constants.get(&(name, v[0] as u32))
+        if let Some(d) = dim
+            && let Some(value) = self.row_constants.get(&(name, d))
         {
             return Ok(Some(vec![*value]));
         }

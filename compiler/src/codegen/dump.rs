@@ -11,7 +11,7 @@ pub const DUMP_VAR: &str = "CLIFT_DUMP_CLIF";
 
 fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var(DUMP_VAR).is_ok_and(|v| !v.is_empty() && v != "0"))
+    super::env_flag(DUMP_VAR, &ON)
 }
 
 /// Prints a function's IR before it is compiled.

@@ -332,7 +332,7 @@ pub(super) struct Lower<'a, 'b> {
     /// the id is not recomputed for each item).
     pub global_x: Option<Variable>,
     /// In a row loop: `get_group_id(1)` and the like, read before the loop.
-    pub row_constants: HashMap<(&'static str, u32), Value>,
+    pub row_constants: HashMap<(&'static str, u64), Value>,
     /// Where a function returning through memory writes its result.
     sret: Option<Value>,
     /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
@@ -477,7 +477,10 @@ impl Lower<'_, '_> {
         let gx = self.b.declare_var(types::I64);
         self.b.def_var(gx, first);
         self.global_x = Some(gx);
-        for (name, dim) in constant_dimension_queries(body) {
+        let constant = work_item_queries(body)
+            .into_iter()
+            .filter_map(|(name, dim)| Some((name, dim.filter(|&d| d < 3)?)));
+        for (name, dim) in constant {
             let field = match name {
                 "get_global_id" if dim > 0 => Some((true, item_context::GLOBAL_ID)),
                 "get_local_id" if dim > 0 => Some((true, item_context::LOCAL_ID)),
@@ -1959,26 +1962,23 @@ pub(super) enum WgNode {
 /// context rather than from the row loop's counter: `get_local_id`/`get_global_id` with a
 /// dimension that is not the constant 0, and every function it calls.
 fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
-    if !f.callees.is_empty() {
-        return true;
-    }
-    let mut reads = false;
-    fn visit(e: &Expr, reads: &mut bool) {
-        if let ExprKind::Builtin { name, args } = &e.kind
-            && matches!(&**name, "get_local_id" | "get_global_id")
-        {
-            let dim0 = matches!(&args[0].kind, ExprKind::Const(Constant::Int(v)) if v[0] == 0);
-            *reads |= !dim0;
-        }
-        for_each_child(e, &mut |c| visit(c, reads));
-    }
-    for_each_stmt_expr(body, &mut |e| visit(e, &mut reads));
-    reads
+    !f.callees.is_empty()
+        || work_item_queries(body)
+            .iter()
+            .any(|&(name, dim)| matches!(name, "get_local_id" | "get_global_id") && dim != Some(0))
 }
 
-/// The work-item functions of a constant dimension below 3 that `body` calls
-/// (`get_group_id(1)`, ...), each once.
-fn constant_dimension_queries(body: &[Stmt]) -> Vec<(&'static str, u32)> {
+/// The dimension a work-item query's arguments name, when it is a constant.
+pub(super) fn constant_dimension(args: &[Expr]) -> Option<u64> {
+    match args.first().map(|a| &a.kind) {
+        Some(ExprKind::Const(Constant::Int(v))) => v.first().copied(),
+        _ => None,
+    }
+}
+
+/// The work-item queries that take a dimension (`get_global_id`, `get_group_id`, ...) that
+/// `body` makes, each once, with the dimension when it is a constant.
+fn work_item_queries(body: &[Stmt]) -> Vec<(&'static str, Option<u64>)> {
     const QUERIES: [&str; 7] = [
         "get_global_id",
         "get_local_id",
@@ -1989,14 +1989,14 @@ fn constant_dimension_queries(body: &[Stmt]) -> Vec<(&'static str, u32)> {
         "get_global_offset",
     ];
     let mut found = Vec::new();
-    fn visit(e: &Expr, found: &mut Vec<(&'static str, u32)>) {
+    fn visit(e: &Expr, found: &mut Vec<(&'static str, Option<u64>)>) {
         if let ExprKind::Builtin { name, args } = &e.kind
             && let Some(query) = QUERIES.iter().find(|q| **q == &**name)
-            && let Some(ExprKind::Const(Constant::Int(v))) = args.first().map(|a| &a.kind)
-            && v[0] < 3
-            && !found.contains(&(*query, v[0] as u32))
         {
-            found.push((query, v[0] as u32));
+            let query = (*query, constant_dimension(args));
+            if !found.contains(&query) {
+                found.push(query);
+            }
         }
         for_each_child(e, &mut |c| visit(c, found));
     }
@@ -2125,15 +2125,6 @@ pub(super) struct FrameLayout {
     shared: HashSet<LocalId>,
     /// Variables whose address is taken: they stay in memory, never in registers.
     address_taken: HashSet<LocalId>,
-    /// Kernels run as resumable functions ([`resumable`]): the offset of the item's
-    /// resume point (a u32: 0 before its first barrier, k after barrier k, or
-    /// [`resumable::FINISHED`]).
-    resume_point: u32,
-    /// Resumable kernels, in the first frame only: the pass number (a u32, 0 for the
-    /// group's first pass over its items) and a byte set when some item stopped at a
-    /// barrier (another pass follows).
-    pass: u32,
-    pending: u32,
 }
 
 impl FrameLayout {
@@ -2149,17 +2140,11 @@ impl FrameLayout {
             offsets.insert(LocalId(i as u32), size);
             size += local.ty.ty.size().max(1) as u32;
         }
-        let done_flag = size;
-        let resume_point = (done_flag + 1).next_multiple_of(4);
-        let pass = resume_point + 4;
-        let pending = pass + 4;
         FrameLayout {
             offsets,
-            done_flag,
-            resume_point,
-            pass,
-            pending,
-            size: (pending + 1).next_multiple_of(16),
+            done_flag: size,
+            // One byte more: the done flag.
+            size: (size + 1).next_multiple_of(16),
             shared: super::uniform::shared_locals(f),
             address_taken: address_taken(body),
         }

@@ -17,11 +17,13 @@
 
 use std::collections::HashSet;
 
+use super::tir_build::{assign, declare, load_local, new_local};
+
 use crate::frontend::source::Span;
 use crate::frontend::tir::{
-    self, Block, Expr, ExprKind, FuncId, Init, Local, LocalId, Place, PlaceKind, Stmt, StmtKind,
+    self, Block, Expr, ExprKind, FuncId, Init, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
-use crate::frontend::types::{QualType, Scalar, Type};
+use crate::frontend::types::{Scalar, Type};
 
 pub(super) struct Hoister<'a> {
     pub syncs: &'a HashSet<FuncId>,
@@ -177,23 +179,8 @@ impl Hoister<'_> {
     fn expr(&mut self, e: &mut Expr, before: &mut Vec<Stmt>) {
         if self.is_sync_call(e) && e.ty != Type::Void {
             let local = self.new_local(&e.ty, e.span);
-            let value = Expr {
-                ty: e.ty.clone(),
-                span: e.span,
-                kind: ExprKind::Load(Box::new(Place {
-                    kind: PlaceKind::Local(local),
-                    ty: QualType::new(e.ty.clone()),
-                    span: e.span,
-                })),
-            };
-            let call = std::mem::replace(e, value);
-            before.push(Stmt {
-                span: call.span,
-                kind: StmtKind::Decl {
-                    local,
-                    init: Some(Init::Expr(call)),
-                },
-            });
+            let call = std::mem::replace(e, load_local(local, &e.ty, e.span));
+            before.push(declare(local, call));
             return;
         }
         match &mut e.kind {
@@ -216,13 +203,13 @@ impl Hoister<'_> {
                 };
                 before.push(Stmt {
                     kind: StmtKind::If {
-                        cond: load(local, &ty, span),
+                        cond: load_local(local, &ty, span),
                         then_branch,
                         else_branch,
                     },
                     span,
                 });
-                *e = load(local, &ty, span);
+                *e = load_local(local, &ty, span);
             }
             ExprKind::Conditional {
                 cond,
@@ -246,7 +233,7 @@ impl Hoister<'_> {
                     },
                     span,
                 });
-                *e = load(local, &ty, span);
+                *e = load_local(local, &ty, span);
             }
             ExprKind::Comma { lhs, rhs } if self.calls_sync(lhs) || self.calls_sync(rhs) => {
                 // `lhs` becomes a statement of its own (hoisted again as one).
@@ -344,7 +331,7 @@ impl Hoister<'_> {
             },
             Stmt {
                 kind: StmtKind::If {
-                    cond: load(flag, &int, span),
+                    cond: load_local(flag, &int, span),
                     then_branch: vec![Stmt {
                         kind: StmtKind::Break,
                         span,
@@ -378,12 +365,7 @@ impl Hoister<'_> {
 
     /// A new private variable of the kernel, of type `ty`, for a value computed at `span`.
     fn new_local(&mut self, ty: &Type, span: Span) -> LocalId {
-        self.kernel.locals.push(Local {
-            name: "<call result>".into(),
-            ty: QualType::new(ty.clone()),
-            span,
-        });
-        LocalId(self.kernel.locals.len() as u32 - 1)
+        new_local(self.kernel, "<call result>", ty, span)
     }
 }
 
@@ -413,49 +395,6 @@ fn flag_breaks(block: &mut Block, flag: LocalId, int: &Type) {
             }
             _ => {}
         }
-    }
-}
-
-fn place(local: LocalId, ty: &Type, span: Span) -> Place {
-    Place {
-        kind: PlaceKind::Local(local),
-        ty: QualType::new(ty.clone()),
-        span,
-    }
-}
-
-fn load(local: LocalId, ty: &Type, span: Span) -> Expr {
-    Expr {
-        ty: ty.clone(),
-        span,
-        kind: ExprKind::Load(Box::new(place(local, ty, span))),
-    }
-}
-
-fn declare(local: LocalId, value: Expr) -> Stmt {
-    Stmt {
-        span: value.span,
-        kind: StmtKind::Decl {
-            local,
-            init: Some(Init::Expr(value)),
-        },
-    }
-}
-
-fn assign(local: LocalId, ty: &Type, value: Expr) -> Stmt {
-    let span = value.span;
-    Stmt {
-        span,
-        kind: StmtKind::Expr(Expr {
-            ty: ty.clone(),
-            span,
-            kind: ExprKind::Assign {
-                place: Box::new(place(local, ty, span)),
-                op: None,
-                value: Box::new(value),
-                op_ty: ty.clone(),
-            },
-        }),
     }
 }
 

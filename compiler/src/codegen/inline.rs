@@ -14,11 +14,12 @@
 use std::collections::HashSet;
 
 use super::func::{is_group_sync, visit_builtins};
+use super::tir_build::{assign, load_local, new_local};
 use crate::frontend::source::Span;
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
-use crate::frontend::types::{QualType, Type};
+use crate::frontend::types::Type;
 
 /// Functions that synchronize the group and are inlined where they are called: helpers,
 /// and kernels that other kernels call ("a kernel function ... can also be called by
@@ -215,23 +216,15 @@ impl Inliner<'_> {
                 let end = LabelId(self.kernel.labels);
                 self.kernel.labels += 1;
                 let result = (*ret_ty != Type::Void).then(|| {
-                    self.kernel.locals.push(tir::Local {
-                        name: format!("<result of {}>", callee.name).into(),
-                        ty: QualType::new(ret_ty.clone()),
-                        span,
-                    });
-                    LocalId(self.kernel.locals.len() as u32 - 1)
+                    let name = format!("<result of {}>", callee.name);
+                    new_local(self.kernel, &name, ret_ty, span)
                 });
                 returns_to_jumps(&mut stmts, result, ret_ty, end);
                 stmts.push(Stmt {
                     kind: StmtKind::Label(end),
                     span,
                 });
-                result.map(|local| Expr {
-                    ty: ret_ty.clone(),
-                    span,
-                    kind: ExprKind::Load(Box::new(local_place(local, ret_ty, span))),
-                })
+                result.map(|local| load_local(local, ret_ty, span))
             }
             _ => None,
         };
@@ -271,15 +264,6 @@ enum Target {
     Place(Place),
 }
 
-/// The place of variable `local`, of type `ty`.
-fn local_place(local: LocalId, ty: &Type, span: Span) -> Place {
-    Place {
-        kind: PlaceKind::Local(local),
-        ty: QualType::new(ty.clone()),
-        span,
-    }
-}
-
 /// Turns each `return v;` of an inlined body into `result = v; goto end;`.
 fn returns_to_jumps(block: &mut Block, result: Option<LocalId>, ty: &Type, end: LabelId) {
     for s in block.iter_mut() {
@@ -288,19 +272,7 @@ fn returns_to_jumps(block: &mut Block, result: Option<LocalId>, ty: &Type, end: 
                 let span = s.span;
                 let mut jump = Vec::new();
                 match (value.take(), result) {
-                    (Some(value), Some(local)) => jump.push(Stmt {
-                        span,
-                        kind: StmtKind::Expr(Expr {
-                            ty: ty.clone(),
-                            span,
-                            kind: ExprKind::Assign {
-                                place: Box::new(local_place(local, ty, span)),
-                                op: None,
-                                value: Box::new(value),
-                                op_ty: ty.clone(),
-                            },
-                        }),
-                    }),
+                    (Some(value), Some(local)) => jump.push(assign(local, ty, value)),
                     (Some(value), None) => jump.push(Stmt {
                         span,
                         kind: StmtKind::Expr(value),

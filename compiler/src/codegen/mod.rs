@@ -23,6 +23,7 @@ mod inline;
 mod layout;
 mod ops;
 mod switches;
+mod tir_build;
 mod uniform;
 
 use std::collections::HashMap;
@@ -58,6 +59,12 @@ pub(crate) mod item_context {
 /// `{ group: *const WorkGroup, args: *const u8, local_id: [u64; 3], frame: *mut u8,
 /// global_id: [u64; 3] }`.
 pub struct ItemContext;
+
+/// Whether the environment variable `var` is set to anything but empty or `0` (read once,
+/// into `cell`): the switches of docs/ENVIRONMENT.md that code generation reads.
+fn env_flag(var: &str, cell: &'static std::sync::OnceLock<bool>) -> bool {
+    *cell.get_or_init(|| std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0"))
+}
 
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +176,7 @@ pub fn compile(
     // cannot rewrite stays: its kernel runs as a resumable function).
     for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
         let mut rewritten = f.clone();
-        if switches::rewrite_switches(&mut rewritten).is_ok() {
+        if switches::rewrite_switches(&mut rewritten).is_some() {
             *f = rewritten;
         }
     }

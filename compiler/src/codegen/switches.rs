@@ -10,23 +10,24 @@
 //! (`func/resumable.rs`).
 
 use super::func::contains_barrier;
+use super::tir_build::{declare, load_local, new_local};
 use crate::frontend::tir::{
-    self, BinaryOp, Block, Constant, Expr, ExprKind, Init, LabelId, Local, LocalId, Place,
-    PlaceKind, Stmt, StmtKind,
+    self, BinaryOp, Block, Constant, Expr, ExprKind, LabelId, Stmt, StmtKind,
 };
-use crate::frontend::types::{QualType, Scalar, Type};
+use crate::frontend::types::{Scalar, Type};
 
-/// Rewrites the switches with barriers of kernel `f`.
-pub(super) fn rewrite_switches(f: &mut tir::Function) -> Result<(), String> {
+/// Rewrites the switches with barriers of kernel `f`; `None` when one cannot be (`f` is
+/// then partly rewritten: rewrite a copy).
+pub(super) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {
     let Some(mut body) = f.body.take() else {
-        return Ok(());
+        return Some(());
     };
     let result = block(f, &mut body);
     f.body = Some(body);
     result
 }
 
-fn block(f: &mut tir::Function, b: &mut Block) -> Result<(), String> {
+fn block(f: &mut tir::Function, b: &mut Block) -> Option<()> {
     for s in b.iter_mut() {
         match &mut s.kind {
             StmtKind::Block(inner) | StmtKind::Loop { body: inner, .. } => block(f, inner)?,
@@ -54,7 +55,7 @@ fn block(f: &mut tir::Function, b: &mut Block) -> Result<(), String> {
             _ => {}
         }
     }
-    Ok(())
+    Some(())
 }
 
 /// The statements a case label runs: from the label to the switch's first `break` after it
@@ -113,40 +114,17 @@ fn if_chain(
     default: Option<LabelId>,
     body: Block,
     span: crate::frontend::source::Span,
-) -> Result<Block, String> {
+) -> Option<Block> {
     // Braces around a case's statements (`case 2: { ...; break; }`) only scope names:
     // their statements are the switch body's.
     let body = flatten(body);
     if nested_break(&body) || body.iter().any(|s| matches!(s.kind, StmtKind::Goto(_))) {
-        return Err(
-            "a switch with barriers whose cases break from inside an if (or use goto) is not \
-             supported yet"
-                .into(),
-        );
+        return None;
     }
     // The value, evaluated once.
-    let tmp = LocalId(f.locals.len() as u32);
-    f.locals.push(Local {
-        name: "".into(),
-        ty: QualType::new(value.ty.clone()),
-        span,
-    });
-    let load = Expr {
-        kind: ExprKind::Load(Box::new(Place {
-            kind: PlaceKind::Local(tmp),
-            ty: QualType::new(value.ty.clone()),
-            span,
-        })),
-        ty: value.ty.clone(),
-        span,
-    };
-    let mut out = vec![Stmt {
-        kind: StmtKind::Decl {
-            local: tmp,
-            init: Some(Init::Expr(value.clone())),
-        },
-        span,
-    }];
+    let tmp = new_local(f, "", &value.ty, span);
+    let load = load_local(tmp, &value.ty, span);
+    let mut out = vec![declare(tmp, value.clone())];
     // From the last test to the first: each `if` holds the chain after it as its `else`.
     let mut chain: Block = match default {
         Some(l) => case_code(&body, l).unwrap_or_default(),
@@ -177,5 +155,5 @@ fn if_chain(
         }];
     }
     out.extend(chain);
-    Ok(out)
+    Some(out)
 }

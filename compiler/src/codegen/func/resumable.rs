@@ -35,13 +35,39 @@ use crate::frontend::tir::{self, FuncId, Stmt, StmtKind};
 /// The resume point of an item that returned.
 pub(in crate::codegen) const FINISHED: u32 = u32::MAX;
 
+/// Where a resumable kernel's bookkeeping lives, after the variables and the done flag of
+/// each frame.
+#[derive(Clone, Copy)]
+struct ResumeSlots {
+    /// The item's resume point (a u32: 0 before its first barrier, k after barrier k, or
+    /// [`FINISHED`]).
+    resume_point: u32,
+    /// In the first frame only: the pass number (a u32, 0 for the group's first pass over
+    /// its items) and a byte set when some item stopped at a barrier (another pass follows).
+    pass: u32,
+    pending: u32,
+}
+
+impl ResumeSlots {
+    /// Appends the slots to every frame of `frames`.
+    fn append_to(frames: &mut FrameLayout) -> ResumeSlots {
+        let resume_point = (frames.done_flag + 1).next_multiple_of(4);
+        let pass = resume_point + 4;
+        let pending = pass + 4;
+        frames.size = (pending + 1).next_multiple_of(16);
+        ResumeSlots {
+            resume_point,
+            pass,
+            pending,
+        }
+    }
+}
+
 /// The blocks where a resumable function's barriers resume: barrier `k` (from 1) resumes at
 /// `blocks[k - 1]`.
 pub(in crate::codegen) struct ResumePoints {
     blocks: Vec<Block>,
-    /// The frame offsets of the item's resume point and of the group's pending flag.
-    resume_point: u32,
-    pending: u32,
+    slots: ResumeSlots,
 }
 
 /// The environment variable that sends every kernel with barriers to the fallback (any
@@ -51,7 +77,7 @@ pub const FORCE_VAR: &str = "CLIFT_RESUMABLE_BARRIERS";
 
 fn forced() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var(FORCE_VAR).is_ok_and(|v| !v.is_empty() && v != "0"))
+    crate::codegen::env_flag(FORCE_VAR, &ON)
 }
 
 /// Whether the planner can split `body` at each of its barriers: they are statements of
@@ -100,6 +126,7 @@ pub(in crate::codegen) fn define_resumable_kernel(
     let mut frames = FrameLayout::of(f, body);
     // Every item runs every statement here: no variable is kept once for the group.
     frames.shared.clear();
+    let slots = ResumeSlots::append_to(&mut frames);
     let mut sig = state.module.make_signature();
     sig.params.push(ir::AbiParam::new(types::I64));
     let name = format!("clift_fn{}_{}_resumable", id.0, f.name);
@@ -116,7 +143,7 @@ pub(in crate::codegen) fn define_resumable_kernel(
             f,
             options,
         );
-        lower.resumable(body, &frames)?;
+        lower.resumable(body, &frames, slots)?;
         let config = lower.state.isa.frontend_config();
         lower.b.finalize(config);
     }
@@ -125,8 +152,8 @@ pub(in crate::codegen) fn define_resumable_kernel(
     Ok(BarrierPlan {
         nodes: vec![WgNode::Resume {
             func,
-            pass: frames.pass,
-            pending: frames.pending,
+            pass: slots.pass,
+            pending: slots.pending,
         }],
         frame_size: frames.size,
         done_flag: frames.done_flag,
@@ -135,7 +162,7 @@ pub(in crate::codegen) fn define_resumable_kernel(
 
 impl Lower<'_, '_> {
     /// The body of a resumable work-item function (see the module's doc).
-    fn resumable(&mut self, body: &[Stmt], frames: &FrameLayout) -> Result<()> {
+    fn resumable(&mut self, body: &[Stmt], frames: &FrameLayout, slots: ResumeSlots) -> Result<()> {
         let flags = MemFlagsData::trusted();
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
@@ -147,15 +174,14 @@ impl Lower<'_, '_> {
             self.b.create_block(),
             self.b.create_block(),
         );
-        let pass_addr = self.shared_frame_address(frames.pass);
+        let pass_addr = self.shared_frame_address(slots.pass);
         let pass = self.b.ins().load(types::I32, flags, pass_addr, 0);
         self.b.ins().brif(pass, dispatch, &[], start, &[]);
 
         self.b.switch_to_block(start);
         self.resume = Some(ResumePoints {
             blocks: Vec::new(),
-            resume_point: frames.resume_point,
-            pending: frames.pending,
+            slots,
         });
         self.return_target = Some(finish);
         self.parameters(&[])?;
@@ -164,7 +190,7 @@ impl Lower<'_, '_> {
 
         // `return`, or the end of the body: the item is finished.
         self.b.switch_to_block(finish);
-        let addr = self.frame_address(frames.resume_point);
+        let addr = self.frame_address(slots.resume_point);
         let finished = self.b.ins().iconst(types::I32, i64::from(FINISHED));
         self.b.ins().store(flags, finished, addr, 0);
         self.b.ins().return_(&[]);
@@ -172,7 +198,7 @@ impl Lower<'_, '_> {
         // Later passes: on from the barrier the item stopped at (a finished item, or one
         // whose resume point is not a barrier's, returns at once).
         self.b.switch_to_block(dispatch);
-        let addr = self.frame_address(frames.resume_point);
+        let addr = self.frame_address(slots.resume_point);
         let point = self.b.ins().load(types::I32, flags, addr, 0);
         let idle = self.b.create_block();
         let mut table = Switch::new();
@@ -191,18 +217,19 @@ impl Lower<'_, '_> {
     /// in the group's next pass.
     pub(super) fn suspend(&mut self) {
         let flags = MemFlagsData::trusted();
-        let (resume_point, pending) = {
-            let points = self.resume.as_ref().expect("only in resumable functions");
-            (points.resume_point, points.pending)
-        };
+        let slots = self
+            .resume
+            .as_ref()
+            .expect("only in resumable functions")
+            .slots;
         let after = self.b.create_block();
         let points = self.resume.as_mut().expect("only in resumable functions");
         points.blocks.push(after);
         let number = points.blocks.len() as i64;
-        let addr = self.frame_address(resume_point);
+        let addr = self.frame_address(slots.resume_point);
         let number = self.b.ins().iconst(types::I32, number);
         self.b.ins().store(flags, number, addr, 0);
-        let addr = self.shared_frame_address(pending);
+        let addr = self.shared_frame_address(slots.pending);
         let one = self.b.ins().iconst(types::I8, 1);
         self.b.ins().store(flags, one, addr, 0);
         self.b.ins().return_(&[]);

@@ -33,6 +33,12 @@ echo "PASSED sub-test."; echo "PASSED 3 of 3 tests.""#,
         r#"echo "FAILED 1 of 5 tests."; exit 1"#,
     );
     script(&dir.join("test_printf"), "sleep 20");
+    // The image suites lie two levels down; each gets small_images and the compute-unit cap.
+    script(
+        &dir.join("images/kernel_read_write/test_image_streams"),
+        r#"[ "$1" = small_images ] || exit 5; [ "$CLIFT_MAX_COMPUTE_UNITS" = 2 ] || exit 6
+echo "PASSED 2 of 2 tests.""#,
+    );
     let doc = dir.join("CONFORMANCE.md");
     std::fs::write(
         &doc,
@@ -41,11 +47,12 @@ echo "PASSED sub-test."; echo "PASSED 3 of 3 tests.""#,
     .unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
         .arg(&dir)
-        .args(["--vendors", "/opt/vendors", "--timeout", "2", "--update"])
+        .args(["--vendors", "/opt/vendors", "--timeout", "2", "--jobs", "3"])
+        .args(["--compute-units", "2", "--update"])
         .arg(&doc)
         .args([
             "--only",
-            "test_basic,test_conversions,test_api,test_printf,test_vectors",
+            "test_basic,test_conversions,test_api,test_printf,test_vectors,test_image_streams",
         ])
         .output()
         .unwrap();
@@ -54,7 +61,7 @@ echo "PASSED sub-test."; echo "PASSED 3 of 3 tests.""#,
     let text = std::fs::read_to_string(&doc).unwrap();
     assert!(
         text.starts_with(
-            "# Conformance\n\n<!-- cts-run begin -->\n2 of 4 CTS suites pass (1 not built)."
+            "# Conformance\n\n<!-- cts-run begin -->\n3 of 5 CTS suites pass (1 not built)."
         ),
         "{text}"
     );
@@ -64,6 +71,7 @@ echo "PASSED sub-test."; echo "PASSED 3 of 3 tests.""#,
         "| test_conversions | pass | PASSED 1 of 1 tests |",
         "| test_vectors | not built |  |",
         "| test_printf | timeout after 2 s |  |",
+        "| test_image_streams | pass | PASSED 2 of 2 tests |",
     ] {
         assert!(text.contains(row), "missing {row}:\n{text}");
     }

@@ -3,11 +3,16 @@
 //!
 //! ```text
 //! cargo run --release -p clift-conformance --bin cts-run -- CTS_BIN_DIR [--update FILE]
-//!     [--vendors DIR] [--timeout SECONDS] [--only NAME,...]
+//!     [--vendors DIR] [--timeout SECONDS] [--only NAME,...] [--jobs N] [--compute-units N]
+//!     [--full] [--logs DIR]
 //! ```
 //!
 //! `CTS_BIN_DIR` holds the CTS's test binaries (`test_basic`, `test_api`, ...; the CTS's
-//! build puts each in its own folder, which is searched too). Each suite that applies to an
+//! build puts each in its own folder, the image suites one level deeper, and both are
+//! searched). `--jobs N` runs N suites at once; `--compute-units N` gives each suite a device
+//! of N compute units (`CLIFT_MAX_COMPUTE_UNITS`), so that a 16-core machine can run eight
+//! suites of two cores side by side. `--full` drops the quick-mode arguments (the full-size
+//! math and conversion runs). `--logs DIR` keeps each suite's output as `DIR/<suite>.log`. Each suite that applies to an
 //! OpenCL 1.2 device runs in its quick mode where it has one, through the ICD loader with
 //! `OCL_ICD_VENDORS` naming only clift (`--vendors`, default `target/release/vendors`, made
 //! from `target/release/libclift.so` if missing). A suite passes when its binary exits with 0;
@@ -48,14 +53,13 @@ const SUITES: &[(&str, &[&str])] = &[
     ("test_half", &["-w"]),
     ("test_atomics", &[]),
     ("test_printf", &[]),
-    ("test_image_streams", &[]),
-    ("test_cl_get_info", &[]),
-    ("test_cl_read_write_images", &[]),
-    ("test_cl_copy_images", &[]),
-    ("test_cl_fill_images", &[]),
-    ("test_kernel_image_methods", &[]),
-    ("test_samplers", &[]),
-    ("test_multiple_host_threads", &[]),
+    ("test_image_streams", &["small_images"]),
+    ("test_cl_get_info", &["small_images"]),
+    ("test_cl_read_write_images", &["small_images"]),
+    ("test_cl_copy_images", &["small_images"]),
+    ("test_cl_fill_images", &["small_images"]),
+    ("test_kernel_image_methods", &["small_images"]),
+    ("test_samplerless_reads", &["small_images"]),
 ];
 
 const BEGIN: &str = "<!-- cts-run begin -->";
@@ -71,6 +75,19 @@ struct Outcome {
     seconds: f64,
 }
 
+/// The arguments that only shorten a run; `--full` drops them.
+const QUICK_ONLY: &[&str] = &["-w", "quick", "small_images"];
+
+/// How each suite is run: the parts of the command line shared by every suite.
+struct RunConfig {
+    dir: PathBuf,
+    vendors: PathBuf,
+    limit: Duration,
+    compute_units: Option<String>,
+    full: bool,
+    logs: Option<PathBuf>,
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value_of = |flag: &str| args.windows(2).find(|w| w[0] == flag).map(|w| w[1].clone());
@@ -80,33 +97,40 @@ fn main() {
         .map(PathBuf::from)
     else {
         eprintln!(
-            "usage: cts-run CTS_BIN_DIR [--update FILE] [--vendors DIR] [--timeout S] [--only A,B]"
+            "usage: cts-run CTS_BIN_DIR [--update FILE] [--vendors DIR] [--timeout S] [--only A,B] \
+             [--jobs N] [--compute-units N] [--full] [--logs DIR]"
         );
         std::process::exit(2);
     };
-    let timeout = Duration::from_secs(
-        value_of("--timeout")
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(900),
-    );
+    let config = RunConfig {
+        dir,
+        vendors: value_of("--vendors").map_or_else(default_vendors, PathBuf::from),
+        limit: Duration::from_secs(
+            value_of("--timeout")
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(900),
+        ),
+        compute_units: value_of("--compute-units"),
+        full: args.iter().any(|a| a == "--full"),
+        logs: value_of("--logs").map(PathBuf::from),
+    };
+    if let Some(logs) = &config.logs
+        && let Err(e) = std::fs::create_dir_all(logs)
+    {
+        eprintln!("cts-run: cannot create {}: {e}", logs.display());
+        std::process::exit(2);
+    }
+    let jobs: usize = value_of("--jobs")
+        .and_then(|j| j.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     let only: Option<Vec<String>> =
         value_of("--only").map(|o| o.split(',').map(str::to_string).collect());
-    let vendors = match value_of("--vendors") {
-        Some(v) => PathBuf::from(v),
-        None => default_vendors(),
-    };
-    let mut outcomes = Vec::new();
-    for (suite, quick) in SUITES {
-        if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == suite)) {
-            continue;
-        }
-        let outcome = run_suite(&dir, suite, quick, &vendors, timeout);
-        println!(
-            "{:<28} {:<20} {} ({:.0} s)",
-            outcome.suite, outcome.result, outcome.counts, outcome.seconds
-        );
-        outcomes.push(outcome);
-    }
+    let chosen: Vec<&(&str, &[&str])> = SUITES
+        .iter()
+        .filter(|(suite, _)| only.as_ref().is_none_or(|o| o.iter().any(|n| n == suite)))
+        .collect();
+    let outcomes = run_all(&config, &chosen, jobs);
     let table = table(&outcomes);
     if let Some(file) = value_of("--update") {
         if let Err(e) = update(Path::new(&file), &table) {
@@ -121,6 +145,37 @@ fn main() {
         .iter()
         .any(|o| o.result != "pass" && o.result != "not built");
     std::process::exit(i32::from(failed));
+}
+
+/// Runs the suites on `jobs` threads, each taking the next suite not yet started; prints each
+/// outcome as it comes and returns them in the table's order.
+fn run_all(config: &RunConfig, suites: &[&(&str, &[&str])], jobs: usize) -> Vec<Outcome> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(suites.len()) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((suite, quick)) = suites.get(i) else {
+                        break;
+                    };
+                    let outcome = run_suite(config, suite, quick);
+                    println!(
+                        "{:<28} {:<20} {} ({:.0} s)",
+                        outcome.suite, outcome.result, outcome.counts, outcome.seconds
+                    );
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, outcome));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, o)| o).collect()
 }
 
 /// `target/release/vendors` beside the release build, holding a clift.icd naming it.
@@ -139,20 +194,34 @@ fn default_vendors() -> PathBuf {
     vendors
 }
 
-/// The suite's binary: `dir/name` or `dir/*/name` (the CTS's build tree).
+/// The suite's binary: `dir/name`, or in a folder below `dir` at most three levels deep (the
+/// CTS's build tree puts the image suites in `images/<suite>/`).
 fn find_binary(dir: &Path, name: &str) -> Option<PathBuf> {
+    find_below(dir, name, 3)
+}
+
+fn find_below(dir: &Path, name: &str, depth: u32) -> Option<PathBuf> {
     let direct = dir.join(name);
     if direct.is_file() {
         return Some(direct);
     }
-    std::fs::read_dir(dir)
+    if depth == 0 {
+        return None;
+    }
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .flatten()
-        .map(|e| e.path().join(name))
-        .find(|p| p.is_file())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    folders
+        .iter()
+        .find_map(|folder| find_below(folder, name, depth - 1))
 }
 
-fn run_suite(dir: &Path, suite: &str, quick: &[&str], vendors: &Path, limit: Duration) -> Outcome {
+fn run_suite(config: &RunConfig, suite: &str, quick: &[&str]) -> Outcome {
+    let (dir, vendors, limit) = (&config.dir, &config.vendors, config.limit);
     let start = Instant::now();
     let outcome = |result: String, counts: String| Outcome {
         suite: suite.to_string(),
@@ -164,9 +233,16 @@ fn run_suite(dir: &Path, suite: &str, quick: &[&str], vendors: &Path, limit: Dur
         return outcome("not built".into(), String::new());
     };
     // Its own process group, so that a timeout kills whatever the suite started too.
-    let child = Command::new(&binary)
+    let args = quick
+        .iter()
+        .filter(|a| !(config.full && QUICK_ONLY.contains(a)));
+    let mut command = Command::new(&binary);
+    if let Some(units) = &config.compute_units {
+        command.env("CLIFT_MAX_COMPUTE_UNITS", units);
+    }
+    let child = command
         .process_group(0)
-        .args(quick)
+        .args(args)
         .current_dir(binary.parent().unwrap_or(dir))
         .env("OCL_ICD_VENDORS", vendors)
         .env("CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU")
@@ -206,6 +282,11 @@ fn run_suite(dir: &Path, suite: &str, quick: &[&str], vendors: &Path, limit: Dur
         }
     };
     let text = out_reader.join().unwrap_or_default() + &err_reader.join().unwrap_or_default();
+    if let Some(logs) = &config.logs
+        && let Err(e) = std::fs::write(logs.join(format!("{suite}.log")), &text)
+    {
+        eprintln!("cts-run: cannot keep the log of {suite}: {e}");
+    }
     let counts = summary_line(&text);
     match status {
         Some(s) if s.success() => outcome("pass".into(), counts),

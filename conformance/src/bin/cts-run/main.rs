@@ -38,7 +38,17 @@ const SUITES: &[(&str, &[&str])] = &[
     ("test_profiling", &[]),
     ("test_device_partition", &[]),
     ("test_multiples", &[]),
-    ("test_thread_dimensions", &["quick"]),
+    (
+        "test_thread_dimensions",
+        &[
+            "quick_1d_explicit_local",
+            "quick_1d_implicit_local",
+            "quick_2d_explicit_local",
+            "quick_2d_implicit_local",
+            "quick_3d_explicit_local",
+            "quick_3d_implicit_local",
+        ],
+    ),
     ("test_mem_host_flags", &[]),
     ("test_allocations", &["single", "5%", "do_not_force_fill"]),
     ("test_commonfns", &[]),
@@ -76,7 +86,7 @@ struct Outcome {
 }
 
 /// The arguments that only shorten a run; `--full` drops them.
-const QUICK_ONLY: &[&str] = &["-w", "quick", "small_images"];
+const QUICK_ONLY: &[&str] = &["-w", "small_images"];
 
 /// How each suite is run: the parts of the command line shared by every suite.
 struct RunConfig {

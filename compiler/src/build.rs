@@ -26,6 +26,13 @@ pub struct Built {
     pub preprocessed: String,
 }
 
+/// `CLIFT_DUMP_TIR`: print each build's typed tree (what code generation starts from) to
+/// stderr.
+fn dump_tir() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    codegen::env_flag("CLIFT_DUMP_TIR", &ON)
+}
+
 /// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
 pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, String> {
     let mut sources = frontend::source::SourceMap::new();
@@ -40,6 +47,12 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     let log = diags.render(&sources);
     if diags.has_errors() {
         return Err(log);
+    }
+    if dump_tir() {
+        eprintln!(
+            "; clift: typed tree of {name}\n{}",
+            frontend::tir_print::print(&program)
+        );
     }
     match codegen::compile(&program, &options.codegen) {
         Ok(kernels) => Ok(Built {

@@ -15,7 +15,7 @@
 //! run as resumable work-item functions (`func/resumable.rs`).
 
 mod builtins;
-mod dump;
+pub mod dump;
 mod func;
 mod hoist;
 mod images;
@@ -62,7 +62,7 @@ pub struct ItemContext;
 
 /// Whether the environment variable `var` is set to anything but empty or `0` (read once,
 /// into `cell`): the switches of docs/ENVIRONMENT.md that code generation reads.
-fn env_flag(var: &str, cell: &'static std::sync::OnceLock<bool>) -> bool {
+pub(crate) fn env_flag(var: &str, cell: &'static std::sync::OnceLock<bool>) -> bool {
     *cell.get_or_init(|| std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0"))
 }
 

@@ -12,6 +12,7 @@ pub mod preprocess;
 pub mod sema;
 pub mod source;
 pub mod tir;
+pub mod tir_print;
 pub mod token;
 pub mod types;
 

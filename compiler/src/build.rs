@@ -24,6 +24,30 @@ pub struct Built {
     pub log: String,
     /// The program after preprocessing, as text (what a program binary holds).
     pub preprocessed: String,
+    /// How long each stage took, in order (`CLIFT_LOG=build`, `CLIFT_PROFILE`).
+    pub stage_times: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// The time of each stage of a build.
+struct StageClock {
+    last: std::time::Instant,
+    laps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl StageClock {
+    fn start() -> StageClock {
+        StageClock {
+            last: std::time::Instant::now(),
+            laps: Vec::with_capacity(4),
+        }
+    }
+
+    /// Records the time since the previous lap as `stage`'s.
+    fn lap(&mut self, stage: &'static str) {
+        let now = std::time::Instant::now();
+        self.laps.push((stage, now - self.last));
+        self.last = now;
+    }
 }
 
 /// `CLIFT_DUMP_TIR`: print each build's typed tree (what code generation starts from) to
@@ -40,10 +64,14 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     let mut diags = frontend::diag::Diagnostics::new();
     diags.suppress_warnings = options.suppress_warnings;
     diags.warnings_are_errors = options.warnings_are_errors;
+    let mut clock = StageClock::start();
     let tokens =
         frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
+    clock.lap("preprocess");
     let unit = frontend::parse::parse(&tokens, &mut diags);
+    clock.lap("parse");
     let program = sema::analyze(&unit, &options.sema, &mut diags);
+    clock.lap("sema");
     let log = diags.render(&sources);
     if diags.has_errors() {
         return Err(log);
@@ -54,11 +82,14 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
             frontend::tir_print::print(&program)
         );
     }
-    match codegen::compile(&program, &options.codegen) {
+    let compiled = codegen::compile(&program, &options.codegen);
+    clock.lap("codegen");
+    match compiled {
         Ok(kernels) => Ok(Built {
             kernels: kernels.into_iter().map(Arc::new).collect(),
             log,
             preprocessed: render(&tokens),
+            stage_times: clock.laps,
         }),
         Err(e) => Err(format!("{log}{name}: error: {e}\n")),
     }

@@ -7,8 +7,9 @@
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use clift_runtime::ClResult;
 use clift_runtime::context::Context;
+use clift_runtime::log::{self, Category, Level};
+use clift_runtime::{ClResult, clift_log};
 use khronos_headers::{CL_OUT_OF_HOST_MEMORY, CL_SUCCESS, cl_int};
 
 thread_local! {
@@ -53,6 +54,32 @@ pub(crate) fn call_ret<R>(
 /// spec's code for "the implementation failed to allocate resources", the nearest meaning).
 fn guarded<R>(name: &'static str, body: impl FnOnce() -> ClResult<R>) -> Result<R, cl_int> {
     CALL_CONTEXT.with(|c| c.set(std::ptr::null()));
+    let logged = log::enabled(Category::Api, Level::Error);
+    if logged {
+        // A check that failed in an earlier call must not be blamed for this one.
+        let _ = clift_runtime::error::take_failed_check();
+    }
+    let result = guarded_body(name, body);
+    if logged {
+        log_call(name, result.as_ref().err().copied());
+    }
+    result
+}
+
+/// `CLIFT_LOG=api`: the entry point and its status; a failure names the check that failed.
+fn log_call(name: &str, error: Option<cl_int>) {
+    match error {
+        None => clift_log!(Api, Info, "{name} -> CL_SUCCESS"),
+        Some(code) => {
+            let check = clift_runtime::error::take_failed_check()
+                .map(|at| format!(" (failed check at {at})"))
+                .unwrap_or_default();
+            clift_log!(Api, Error, "{name} -> {}{check}", log::status_name(code));
+        }
+    }
+}
+
+fn guarded_body<R>(name: &'static str, body: impl FnOnce() -> ClResult<R>) -> Result<R, cl_int> {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(result) => result.map_err(|e| e.code()),
         Err(payload) => {

@@ -17,5 +17,6 @@
 pub mod api;
 mod boundary;
 pub mod dispatch;
+mod exit_report;
 mod handle;
 mod info;

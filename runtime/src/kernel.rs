@@ -269,6 +269,34 @@ pub struct PreparedLaunch {
 impl PreparedLaunch {
     /// Runs every work-group of `range` on the device's workers.
     pub fn run(&self, device: &Device, range: NdRange) -> ClResult<()> {
+        let observed = crate::profile::enabled()
+            || crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info);
+        if !observed {
+            return self.run_groups(device, range);
+        }
+        let started = std::time::Instant::now();
+        let result = self.run_groups(device, range);
+        let time = started.elapsed();
+        let items: usize = range.global.iter().product();
+        if crate::profile::enabled() {
+            crate::profile::record_launch(&self.code.name, items as u64, time);
+        }
+        crate::clift_log!(
+            Launch,
+            Info,
+            "kernel {}: {} dims, global {:?}, local {:?}, offset {:?}, {} groups: ran {:.1} us",
+            self.code.name,
+            range.work_dim,
+            &range.global[..range.work_dim as usize],
+            &range.local[..range.work_dim as usize],
+            &range.offset[..range.work_dim as usize],
+            range.groups().iter().product::<usize>(),
+            time.as_secs_f64() * 1e6
+        );
+        result
+    }
+
+    fn run_groups(&self, device: &Device, range: NdRange) -> ClResult<()> {
         let executor = device.executor()?;
         let groups = range.groups();
         let base = WorkGroup {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use khronos_headers::*;
 use parking_lot::Mutex;
 
+use crate::clift_log;
 use crate::context::Context;
 use crate::device::Device;
 use crate::error::{ClResult, fail};
@@ -351,6 +352,24 @@ impl Program {
         build.preprocess.headers = headers;
         let source = String::from_utf8_lossy(&self.source).into_owned();
         let result = clift_compiler::build::compile_object("<source>", &source, &build);
+        match &result {
+            Ok((_, log)) => clift_log!(
+                Build,
+                Info,
+                "compiled: options '{}', {} bytes of source{}{}",
+                String::from_utf8_lossy(options),
+                source.len(),
+                if log.is_empty() { "" } else { "; log:\n" },
+                log.trim_end()
+            ),
+            Err(log) => clift_log!(
+                Build,
+                Error,
+                "compile failed: options '{}'; log:\n{}",
+                String::from_utf8_lossy(options),
+                log.trim_end()
+            ),
+        }
         let mut builds = self.builds.lock();
         let mut objects = self.objects.lock();
         let (status, log, object) = match result {
@@ -423,18 +442,69 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
             );
         }
     };
-    match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
-        Ok(built) => (
-            CL_BUILD_SUCCESS,
-            built.log,
-            Some(Arc::new(Executable {
-                kernels: built.kernels,
-                preprocessed: built.preprocessed.into(),
-                options: parsed.after_preprocessing(),
-            })),
-        ),
+    let started = std::time::Instant::now();
+    let outcome = match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
+        Ok(built) => {
+            observe_build(text, options, &built, started.elapsed());
+            (
+                CL_BUILD_SUCCESS,
+                built.log,
+                Some(Arc::new(Executable {
+                    kernels: built.kernels,
+                    preprocessed: built.preprocessed.into(),
+                    options: parsed.after_preprocessing(),
+                })),
+            )
+        }
         Err(log) => (CL_BUILD_ERROR, log, None),
+    };
+    if outcome.0 != CL_BUILD_SUCCESS {
+        clift_log!(
+            Build,
+            Error,
+            "build failed: options '{}', {} bytes of source, after {:.3} ms; log:\n{}",
+            String::from_utf8_lossy(options),
+            text.len(),
+            started.elapsed().as_secs_f64() * 1e3,
+            outcome.1.trim_end()
+        );
     }
+    outcome
+}
+
+/// `CLIFT_LOG=build` and `CLIFT_PROFILE`: a successful build's options, size, stage times
+/// and log.
+fn observe_build(
+    text: &str,
+    options: &[u8],
+    built: &clift_compiler::build::Built,
+    total: std::time::Duration,
+) {
+    let profiled = crate::profile::enabled();
+    if !profiled && !crate::log::enabled(crate::log::Category::Build, crate::log::Level::Info) {
+        return;
+    }
+    let kernels: Vec<&str> = built.kernels.iter().map(|k| k.name.as_str()).collect();
+    let kernels = kernels.join(",");
+    if profiled {
+        crate::profile::record_build(&kernels, text.len(), &built.stage_times, total);
+    }
+    let stages: Vec<String> = built
+        .stage_times
+        .iter()
+        .map(|(stage, t)| format!("{stage} {:.3} ms", t.as_secs_f64() * 1e3))
+        .collect();
+    clift_log!(
+        Build,
+        Info,
+        "built: options '{}', {} bytes of source, kernels [{kernels}], {:.3} ms ({}){}{}",
+        String::from_utf8_lossy(options),
+        text.len(),
+        total.as_secs_f64() * 1e3,
+        stages.join(", "),
+        if built.log.is_empty() { "" } else { "; log:\n" },
+        built.log.trim_end()
+    );
 }
 
 /// A compiled object or library: the preprocessed program text.

@@ -179,6 +179,8 @@ struct Pending {
     remaining: AtomicUsize,
     failed: AtomicBool,
     blocking: bool,
+    /// When the command was enqueued, kept only for `CLIFT_LOG=launch`.
+    enqueued_at: Option<std::time::Instant>,
 }
 
 fn submit_when_ready(
@@ -197,6 +199,8 @@ fn submit_when_ready(
         remaining: AtomicUsize::new(deps.len() + 1),
         failed: AtomicBool::new(false),
         blocking,
+        enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
+            .then(std::time::Instant::now),
     });
     for dep in deps {
         let pending = Arc::clone(&pending);
@@ -247,10 +251,26 @@ impl Pending {
             return;
         };
         self.event.set_status(CL_RUNNING);
+        let started = self.enqueued_at.map(|t| (t, std::time::Instant::now()));
         let status = match work() {
             Ok(()) => CL_COMPLETE,
             Err(e) => e.code(),
         };
+        if let Some((enqueued, started)) = started {
+            crate::clift_log!(
+                Launch,
+                Info,
+                "{}: waited {:.1} us, ran {:.1} us -> {}",
+                crate::log::command_name(self.event.command_type()),
+                (started - enqueued).as_secs_f64() * 1e6,
+                started.elapsed().as_secs_f64() * 1e6,
+                if status == CL_COMPLETE {
+                    "CL_COMPLETE".to_string()
+                } else {
+                    crate::log::status_name(status)
+                }
+            );
+        }
         self.event.set_status(status);
     }
 }

@@ -39,6 +39,7 @@ pub(crate) fn platform_ids(
     {
         return fail(CL_INVALID_VALUE);
     }
+    crate::exit_report::register();
     let ours: cl_platform_id = handle::handle_of(the_platform());
     // SAFETY: the spec requires `platforms` to hold `num_entries` entries when not NULL.
     unsafe { super::write_list(&[ours], platforms, num_entries, num_platforms) };

@@ -321,6 +321,9 @@ pub(super) struct Lower<'a, 'b> {
     storage: Vec<Storage>,
     labels: HashMap<u32, Block>,
     breaks: Vec<Block>,
+    /// The `break`s of each switch being lowered, gathered in join blocks (see
+    /// [`SwitchExit`]).
+    switch_exits: Vec<SwitchExit>,
     continues: Vec<Block>,
     func_refs: HashMap<cranelift_module::FuncId, ir::FuncRef>,
     pub mad_enable: bool,
@@ -358,6 +361,7 @@ impl<'a, 'b> Lower<'a, 'b> {
             storage: Vec::new(),
             labels: HashMap::new(),
             breaks: Vec::new(),
+            switch_exits: Vec::new(),
             continues: Vec::new(),
             func_refs: HashMap::new(),
             mad_enable: options.mad_enable,
@@ -964,21 +968,45 @@ impl Lower<'_, '_> {
                     Some(d) => self.label_block(*d),
                     None => exit,
                 };
+                // The dispatch jumps to one trampoline block per case, which jumps on to the
+                // case's label. A trampoline has the dispatch as its only predecessor and is
+                // sealed at once, so a variable the case reads is found through it without a
+                // block parameter: otherwise each case label, unsealed while its body is
+                // lowered, would get parameters whose arguments Cranelift adds to the jump
+                // table by searching it, which made compile time quadratic in the cases.
                 let mut switch = Switch::new();
                 let ty = self.b.func.dfg.value_type(v);
+                let mut trampolines = Vec::with_capacity(cases.len());
                 for (case, label) in cases {
-                    let block = self.label_block(*label);
+                    let trampoline = self.b.create_block();
+                    trampolines.push((trampoline, self.label_block(*label)));
                     let bits = ty.bits();
                     let key = (*case as u128) & ((1u128 << bits) - 1);
-                    switch.set_entry(key, block);
+                    switch.set_entry(key, trampoline);
                 }
                 switch.emit(&mut self.b, v, otherwise);
+                for (trampoline, target) in trampolines {
+                    self.b.switch_to_block(trampoline);
+                    self.b.seal_block(trampoline);
+                    self.b.ins().jump(target, &[]);
+                }
                 let body_start = self.b.create_block();
                 self.b.switch_to_block(body_start);
                 self.breaks.push(exit);
+                self.switch_exits.push(SwitchExit {
+                    exit,
+                    joins: Vec::new(),
+                    breaks: 0,
+                });
                 self.block(body)?;
                 self.breaks.pop();
+                let gathered = self.switch_exits.pop().map(|s| s.joins).unwrap_or_default();
                 self.jump(exit);
+                for join in gathered {
+                    self.b.switch_to_block(join);
+                    self.b.seal_block(join);
+                    self.b.ins().jump(exit, &[]);
+                }
                 self.b.switch_to_block(exit);
             }
             StmtKind::Label(id) => {
@@ -991,10 +1019,19 @@ impl Lower<'_, '_> {
                 self.b.ins().jump(block, &[]);
             }
             StmtKind::Break => {
-                let target = *self
+                let mut target = *self
                     .breaks
                     .last()
                     .ok_or_else(|| CodegenError("'break' outside a loop".into()))?;
+                if let Some(switch) = self.switch_exits.last_mut()
+                    && switch.exit == target
+                {
+                    if switch.breaks % SwitchExit::BREAKS_PER_JOIN == 0 {
+                        switch.joins.push(self.b.create_block());
+                    }
+                    switch.breaks += 1;
+                    target = *switch.joins.last().expect("a join was just made");
+                }
                 self.b.ins().jump(target, &[]);
             }
             StmtKind::Continue => {
@@ -2111,6 +2148,20 @@ pub(super) fn define_barrier_kernel(
         frame_size: frames.size,
         done_flag: frames.done_flag,
     })
+}
+
+/// Where the `break`s of a switch go. Each group of [`Self::BREAKS_PER_JOIN`] breaks jumps
+/// to a join block that jumps on to the exit: a switch of many cases that each assign a
+/// variable and break would otherwise give the exit one block parameter with an argument
+/// per case, which register allocation handles in time quadratic in their number.
+struct SwitchExit {
+    exit: Block,
+    joins: Vec<Block>,
+    breaks: usize,
+}
+
+impl SwitchExit {
+    const BREAKS_PER_JOIN: usize = 64;
 }
 
 /// Where a kernel with barriers keeps its variables from one region to the next.

@@ -115,6 +115,9 @@ struct FunctionState {
 struct SwitchState {
     value_type: Scalar,
     cases: Vec<(i64, LabelId)>,
+    /// The case values so far, for the duplicate check (a scan of `cases` made a switch's
+    /// analysis quadratic in its cases).
+    values: std::collections::HashSet<i64>,
     default: Option<LabelId>,
 }
 

@@ -169,6 +169,7 @@ impl Analyzer<'_> {
                 self.func().switches.push(SwitchState {
                     value_type: s.promoted(),
                     cases: Vec::new(),
+                    values: Default::default(),
                     default: None,
                 });
                 let body = self.sub_statement(body);
@@ -261,14 +262,7 @@ impl Analyzer<'_> {
                     return None;
                 };
                 let v = signed_value(v[0], switch_type) as i64;
-                if self
-                    .func()
-                    .switches
-                    .last()?
-                    .cases
-                    .iter()
-                    .any(|(c, _)| *c == v)
-                {
+                if !self.func().switches.last_mut()?.values.insert(v) {
                     self.error(e.span, format!("duplicate case value '{v}'"));
                     return None;
                 }

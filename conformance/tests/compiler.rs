@@ -40,6 +40,86 @@ fn a_macro_defined_by_an_option_changes_the_result() {
 }
 
 #[test]
+fn function_like_macros_and_undefines_from_options() {
+    // clang's -D takes `name(params)=body` as `#define name(params) body`; the options string
+    // is split as a shell splits it, so a quoted argument keeps its white space and `#`.
+    let fx = Fixture::new();
+    assert_eq!(value_with(&fx, c"-D 'CAT(a,b)=a##b' -D VALUE=CAT(4,2)"), 42);
+    assert_eq!(
+        value_with(&fx, c"-D 'STR(x)=#x' -D VALUE=STR(xyz)[1]"),
+        'y' as i32
+    );
+    assert_eq!(
+        value_with(&fx, c"-D\"SQ( x )=((x) * (x))\" -DVALUE=SQ(1+2)"),
+        9
+    );
+    // `-D name(params)` defines it as 1; `-D name=` as nothing.
+    assert_eq!(value_with(&fx, c"-DF(x) -DVALUE=F(9)"), 1);
+    assert_eq!(value_with(&fx, c"-DE= -D'VALUE=E 5 E'"), 5);
+    // -D and -U act in the order given.
+    assert_eq!(value_with(&fx, c"-DVALUE=3 -UVALUE -DVALUE=5"), 5);
+    assert_eq!(
+        value_with(&fx, c"-D VALUE=__CLIFT__ -U __CLIFT__ -D __CLIFT__=2"),
+        2
+    );
+    let program = fx.program(VALUE_SOURCE);
+    assert_eq!(
+        build(program, 0, None, Some(c"-DVALUE=3 -U VALUE")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    release_program(program);
+}
+
+#[test]
+fn deprecated_and_driver_options_are_accepted() {
+    // OpenCL 1.0's -cl-strict-aliasing (deprecated since 1.1) is accepted with clang's
+    // warning; -g (PoCL and clang take it) and -cl-std=CL1.0 (clang takes it) too.
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(
+        build(program, 0, None, Some(c"-cl-strict-aliasing")),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        build_log(program),
+        "<command line>: warning: OpenCL version 1.2 does not support the option \
+         '-cl-strict-aliasing'\n"
+    );
+    for options in [
+        c"-g",
+        c"-cl-std=CL1.0 -cl-strict-aliasing",
+        c"-w -cl-strict-aliasing",
+    ] {
+        assert_eq!(
+            build(program, 0, None, Some(options)),
+            CL_SUCCESS,
+            "{options:?}"
+        );
+        assert_eq!(build_log(program), "", "{options:?}");
+    }
+    release_program(program);
+    assert_eq!(
+        value_with(&fx, c"-cl-std=CL1.0 -D VALUE=__OPENCL_C_VERSION__"),
+        100
+    );
+}
+
+#[test]
+fn an_invalid_option_is_named_in_the_log() {
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(
+        build(program, 0, None, Some(c"-cl-mad-enable -O3")),
+        CL_INVALID_BUILD_OPTIONS
+    );
+    assert_eq!(
+        build_log(program),
+        "<command line>: error: invalid build option '-O3'\n"
+    );
+    release_program(program);
+}
+
+#[test]
 fn an_include_directory_option_finds_headers() {
     // "-I dir: Add the directory dir to the list of directories to be searched for header
     // files."

@@ -120,6 +120,50 @@ fn an_invalid_option_is_named_in_the_log() {
 }
 
 #[test]
+fn half_macros_have_the_extension_values() {
+    // cl_khr_fp16 (1.2 extensions §9.5.9): the half limits and math constants, with the
+    // values of clang's opencl-c-base.h, each the correctly rounded half.
+    let fx = Fixture::new();
+    let source = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+        kernel void k(global int *ints, global ushort *bits) {\n\
+            int i[] = { HALF_DIG, HALF_MANT_DIG, HALF_MAX_10_EXP, HALF_MAX_EXP,\n\
+                        HALF_MIN_10_EXP, HALF_MIN_EXP, HALF_RADIX };\n\
+            for (int n = 0; n < 7; n++) ints[n] = i[n];\n\
+            half h[] = { HALF_MAX, HALF_MIN, HALF_EPSILON, M_E_H, M_LOG2E_H, M_LOG10E_H,\n\
+                         M_LN2_H, M_LN10_H, M_PI_H, M_PI_2_H, M_PI_4_H, M_1_PI_H, M_2_PI_H,\n\
+                         M_2_SQRTPI_H, M_SQRT2_H, M_SQRT1_2_H };\n\
+            for (int n = 0; n < 16; n++) bits[n] = as_ushort(h[n]);\n\
+        }\n";
+    let program = fx.built(source, c"");
+    let k = kernel(program, c"k");
+    let ints = fx.buffer(7 * 4);
+    let bits = fx.buffer(16 * 2);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, ints), CL_SUCCESS);
+    assert_eq!(api().set_kernel_arg_mem(k, 1, bits), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    let ints: Vec<i32> = fx
+        .read(ints, 7 * 4)
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(ints, [3, 11, 4, 16, -4, -13, 2]);
+    let bits: Vec<u16> = fx
+        .read(bits, 16 * 2)
+        .chunks(2)
+        .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        bits,
+        [
+            0x7bff, 0x0400, 0x1400, 0x4170, 0x3dc5, 0x36f3, 0x398c, 0x409b, 0x4248, 0x3e48, 0x3a48,
+            0x3518, 0x3918, 0x3c83, 0x3da8, 0x39a8
+        ]
+    );
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
 fn an_include_directory_option_finds_headers() {
     // "-I dir: Add the directory dir to the list of directories to be searched for header
     // files."

@@ -131,6 +131,20 @@ fn clz_and_popcount_at_the_extremes() {
         }
     }
     check(Clz, Char, &[0x10], 3);
+    for ty in TYPES {
+        let width = i128::from(ty.bits());
+        check(Ctz, ty, &[0], width);
+        check(Ctz, ty, &[1], 0);
+        check(Ctz, ty, &[max(ty)], 0);
+        check(Ctz, ty, &[1 << (width - 2)], width - 2);
+        if ty.is_signed() {
+            check(Ctz, ty, &[min(ty)], width - 1);
+            check(Ctz, ty, &[-1], 0);
+        }
+    }
+    check(Ctz, Char, &[0x10], 4);
+    check(Ctz, ULong, &[1 << 40], 40);
+    check(Ctz, UInt, &[0x8000_0000], 31);
     check(Clz, ULong, &[1 << 40], 23);
     check(Popcount, Int, &[0x0f0f], 8);
 }

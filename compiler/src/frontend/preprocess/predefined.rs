@@ -84,6 +84,9 @@ pub(super) fn builtin_source(options: &PreprocessOptions) -> String {
         define("DBL_MAX_EXP", "+1024");
         define("DBL_MIN_10_EXP", "-307");
         define("DBL_MIN_EXP", "-1021");
+        // Not in the 1.2 spec's table, but in clang's opencl-c-base.h, and the CTS's
+        // kernel_numeric_constants uses it.
+        define("DBL_RADIX", "2");
         define("DBL_MAX", "0x1.fffffffffffffp1023");
         define("DBL_MIN", "0x1.0p-1022");
         define("DBL_EPSILON", "0x1.0p-52");
@@ -229,6 +232,16 @@ mod tests {
         assert_eq!(hex_f16(1.0 + 3.0 * 2f64.powi(-11)), "0x1.008p+0h");
         // 2 - 2^-12 rounds up across the binade.
         assert_eq!(hex_f16(2.0 - 2f64.powi(-12)), "0x1.000p+1h");
+    }
+
+    #[test]
+    fn dbl_radix_comes_with_fp64() {
+        let source = builtin_source(&PreprocessOptions {
+            fp64: true,
+            ..PreprocessOptions::default()
+        });
+        assert!(source.contains("#define DBL_RADIX 2\n"));
+        assert!(!builtin_source(&PreprocessOptions::default()).contains("DBL_RADIX"));
     }
 
     #[test]

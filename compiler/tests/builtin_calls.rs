@@ -261,3 +261,61 @@ fn real_builtin_names_stay_reserved() {
         );
     }
 }
+
+#[test]
+fn overloadable_functions_add_overloads_to_a_builtin_name() {
+    // clang declares every builtin `overloadable`: a program's overloadable function of a
+    // builtin's name is one more overload. With a builtin's exact parameter types it is
+    // that declaration's definition and is called; other calls still reach the builtin.
+    let (k, log) = built(
+        "__attribute__((overloadable)) double2 mad(double2 a, double2 b, double2 c) {
+             return (double2)(a.x * b.x - a.y * b.y + c.x, a.x * b.y + a.y * b.x + c.y);
+         }
+         float __attribute__((overloadable)) atom_add(volatile global float *p, float v);
+         float __attribute__((overloadable)) atom_add(volatile global float *p, float v) {
+             uint old = atomic_add((volatile global uint *)p, 0u);
+             while (1) {
+                 uint seen = atomic_cmpxchg((volatile global uint *)p, old,
+                                            as_uint(as_float(old) + v));
+                 if (seen == old) return as_float(old);
+                 old = seen;
+             }
+         }
+         kernel void k(global double2 *z, global float *f, global int *i) {
+             if (get_global_id(0) == 0) {
+                 z[0] = mad(z[0], z[1], z[2]);
+                 f[1] = mad(f[1], 2.0f, 1.0f);
+             }
+             atom_add(f, 0.5f);
+             atom_add(i, 2);
+         }",
+    );
+    assert_eq!(log, "");
+    let mut z = [[1.0f64, 2.0], [3.0, 4.0], [10.0, 20.0]];
+    let mut f = [1.0f32, 3.0];
+    let mut i = [5i32];
+    run_1d(
+        &k[0],
+        8,
+        4,
+        &[
+            z.as_mut_ptr() as u64,
+            f.as_mut_ptr() as u64,
+            i.as_mut_ptr() as u64,
+        ],
+        0,
+    );
+    // (1 + 2i)(3 + 4i) + (10 + 20i) = -5 + 10i + 10 + 20i.
+    assert_eq!(z[0], [5.0, 30.0]);
+    assert_eq!(f, [5.0, 7.0]);
+    assert_eq!(i, [21]);
+}
+
+#[test]
+fn a_builtin_name_without_overloadable_stays_refused() {
+    let log = refused("double2 mad(double2 a, double2 b, double2 c) { return a; }");
+    assert!(
+        log.contains("error: 'mad' is an OpenCL C builtin function and cannot be redeclared"),
+        "{log}"
+    );
+}

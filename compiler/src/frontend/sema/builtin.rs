@@ -11,7 +11,7 @@ use clift_builtins::types::{BType, Space};
 use super::super::ast;
 use super::super::source::Span;
 use super::super::tir::{
-    AccessQualifier, Constant, ConvertKind, Expr, ExprKind, PlaceKind, Rounding,
+    AccessQualifier, Constant, ConvertKind, Expr, ExprKind, FuncId, PlaceKind, Rounding,
 };
 use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
 use super::Analyzer;
@@ -254,6 +254,10 @@ impl Analyzer<'_> {
             _ => {}
         }
         let overloads = signatures::overloads(name);
+        let values = match self.program_overload(name, values, span) {
+            Ok(call) => return call,
+            Err(values) => values,
+        };
         if overloads.is_empty() {
             self.error(
                 name_span,
@@ -349,6 +353,97 @@ impl Analyzer<'_> {
                 None
             }
         }
+    }
+
+    /// A call of a builtin's name that one of the program's own overloads of it
+    /// (`__attribute__((overloadable))`) matches at least as well as every builtin
+    /// overload: the call of that function (`None` after an error). Otherwise the
+    /// arguments back, for the builtin's resolution. A program's overload with a builtin's
+    /// exact parameter types is the definition of that declaration, as in clang, so it wins
+    /// a tie.
+    fn program_overload(
+        &mut self,
+        name: &Arc<str>,
+        values: Vec<Expr>,
+        span: Span,
+    ) -> Result<Option<Expr>, Vec<Expr>> {
+        let Some(ids) = self.builtin_overloads.get(name) else {
+            return Err(values);
+        };
+        let cost_of = |params: &[Type]| -> Option<u32> {
+            if params.len() != values.len() {
+                return None;
+            }
+            params
+                .iter()
+                .zip(&values)
+                .map(|(p, v)| argument_cost(v, p))
+                .sum()
+        };
+        let mut best: Vec<(FuncId, u32)> = Vec::new();
+        for &id in ids {
+            let f = &self.program.functions[id.0 as usize];
+            let params: Vec<Type> = f.locals[..f.params as usize]
+                .iter()
+                .map(|l| l.ty.ty.clone())
+                .collect();
+            let Some(cost) = cost_of(&params) else {
+                continue;
+            };
+            match best.first() {
+                Some(&(_, c)) if cost > c => {}
+                Some(&(_, c)) if cost == c => best.push((id, cost)),
+                _ => best = vec![(id, cost)],
+            }
+        }
+        let Some(&(id, cost)) = best.first() else {
+            return Err(values);
+        };
+        let builtin_best = signatures::overloads(name)
+            .iter()
+            .filter_map(|s| {
+                let params: Vec<Type> = s.params.iter().map(from_btype).collect();
+                cost_of(&params)
+            })
+            .min();
+        if builtin_best.is_some_and(|b| b < cost) {
+            return Err(values);
+        }
+        if best.len() > 1 {
+            let arg_types = values
+                .iter()
+                .map(|v| v.ty.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error(span, format!("call to '{name}({arg_types})' is ambiguous"));
+            return Ok(None);
+        }
+        let f = &self.program.functions[id.0 as usize];
+        let params: Vec<QualType> = f.locals[..f.params as usize]
+            .iter()
+            .map(|l| l.ty.clone())
+            .collect();
+        let ret = f.ret.clone();
+        let mut converted = Vec::with_capacity(values.len());
+        for (v, p) in values.into_iter().zip(&params) {
+            let s = v.span;
+            match self.assignment_conversion(v, &p.ty, s) {
+                Some(v) => converted.push(v),
+                None => return Ok(None),
+            }
+        }
+        let state = self.func();
+        if !state.callees.contains(&id) {
+            state.callees.push(id);
+        }
+        Ok(Some(Expr {
+            kind: ExprKind::Call {
+                func: id,
+                args: converted,
+            },
+            ty: ret,
+            span,
+        }))
     }
 
     /// "read_image* ... behavior is undefined for write_only images" and the mirror rule

@@ -85,6 +85,16 @@ fn deprecated_and_driver_options_are_accepted() {
         "<command line>: warning: OpenCL version 1.2 does not support the option \
          '-cl-strict-aliasing'\n"
     );
+    // With -Werror, clang's warning is an error that fails the build.
+    assert_eq!(
+        build(program, 0, None, Some(c"-Werror -cl-strict-aliasing")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    assert_eq!(
+        build_log(program),
+        "<command line>: error: OpenCL version 1.2 does not support the option \
+         '-cl-strict-aliasing'\n"
+    );
     for options in [
         c"-g",
         c"-cl-std=CL1.0 -cl-strict-aliasing",

@@ -362,7 +362,14 @@ impl Program {
         let source = String::from_utf8_lossy(&self.source).into_owned();
         let result = clift_compiler::build::compile_object("<source>", &source, &build)
             .map(|(text, log)| (text, parsed.log() + &log))
-            .map_err(|log| parsed.log() + &log);
+            .map_err(|log| parsed.log() + &log)
+            .and_then(|(text, log)| {
+                if parsed.fail_build() {
+                    Err(log)
+                } else {
+                    Ok((text, log))
+                }
+            });
         let mut builds = self.builds.lock();
         let mut objects = self.objects.lock();
         let (status, log, object) = match result {
@@ -436,6 +443,9 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
         }
     };
     let options_log = parsed.log();
+    if parsed.fail_build() {
+        return (CL_BUILD_ERROR, options_log, None);
+    }
     match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
         Ok(built) => (
             CL_BUILD_SUCCESS,
@@ -690,6 +700,7 @@ impl CompileOptions {
     }
 
     /// The build log's lines about the options themselves (empty with `-w`).
+    /// With `-Werror` they are errors, and [`CompileOptions::fail_build`] says so.
     pub fn log(&self) -> String {
         let version = self.cl_std.unwrap_or(ClStd::Cl12);
         if self.no_warnings || !self.strict_aliasing || version == ClStd::Cl10 {
@@ -697,10 +708,21 @@ impl CompileOptions {
         }
         // clang's warning: the option is OpenCL 1.0's only.
         let (major, minor) = (version.version() / 100, version.version() / 10 % 10);
+        let severity = if self.warnings_are_errors {
+            "error"
+        } else {
+            "warning"
+        };
         format!(
-            "<command line>: warning: OpenCL version {major}.{minor} does not support the \
+            "<command line>: {severity}: OpenCL version {major}.{minor} does not support the \
              option '-cl-strict-aliasing'\n"
         )
+    }
+
+    /// Whether the options alone fail the build: a warning of [`CompileOptions::log`]
+    /// under `-Werror`, as clang fails it.
+    pub fn fail_build(&self) -> bool {
+        self.warnings_are_errors && !self.log().is_empty()
     }
 
     /// The options that still act on preprocessed text (everything but `-D`, `-I`, `-w`
@@ -965,6 +987,20 @@ mod tests {
                 .log(),
             ""
         );
+        // -Werror makes it an error that fails the build; -w still silences it.
+        let werror = CompileOptions::parse(b"-Werror -cl-strict-aliasing").unwrap();
+        assert_eq!(
+            werror.log(),
+            "<command line>: error: OpenCL version 1.2 does not support the option \
+             '-cl-strict-aliasing'\n"
+        );
+        assert!(werror.fail_build());
+        assert!(
+            !CompileOptions::parse(b"-Werror -w -cl-strict-aliasing")
+                .unwrap()
+                .fail_build()
+        );
+        assert!(!CompileOptions::parse(b"-Werror").unwrap().fail_build());
         assert_eq!(
             CompileOptions::parse(b"-cl-std=CL").unwrap().cl_std,
             Some(ClStd::Cl10)

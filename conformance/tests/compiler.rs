@@ -67,6 +67,14 @@ fn function_like_macros_and_undefines_from_options() {
         build(program, 0, None, Some(c"-DVALUE=3 -U VALUE")),
         CL_BUILD_PROGRAM_FAILURE
     );
+    // A parameter list that is not one is the preprocessor's error at <command line>, as
+    // in clang: the build fails (the options are well-formed).
+    assert_eq!(
+        build(program, 0, None, Some(c"-D 'F(1)=2' -D VALUE=1")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    let log = build_log(program);
+    assert!(log.starts_with("<command line>:1:"), "{log}");
     release_program(program);
 }
 

@@ -310,7 +310,7 @@ fn clamp_max_and_min_compare_by_value() {
 #[test]
 fn the_symbol_table() {
     let externs = integer::externs();
-    assert_eq!(externs.len(), 15 * 8 + 6 + 2 * 2);
+    assert_eq!(externs.len(), 16 * 8 + 6 + 2 * 2);
     let mut names: Vec<_> = externs.iter().map(|e| e.name).collect();
     names.sort_unstable();
     names.dedup();
@@ -326,6 +326,8 @@ fn the_symbol_table() {
         "clift_mad24_i32",
         "clift_rotate_u16",
         "clift_clamp_u64",
+        "clift_ctz_i8",
+        "clift_ctz_u64",
     ] {
         assert!(names.contains(&name), "{name} is missing");
     }

@@ -899,9 +899,20 @@ fn invalid_compile_and_link_options_are_rejected() {
             "{options:?}"
         );
     }
+    // The log names the option that was refused.
+    assert_eq!(
+        build_log(program),
+        "<command line>: error: invalid build option '-create-library'\n"
+    );
     assert_eq!(
         api().compile_program(program, c"-D X=1 -w", &[]),
         CL_SUCCESS
+    );
+    assert_eq!(
+        api().compile_program(program, c"-D 'F(a,b)=a##b' -U X -g", &[]),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
     );
     for options in [c"-D X=1", c"-frobnicate", c"-enable-link-options"] {
         assert_eq!(

@@ -40,6 +40,9 @@ pub trait Integer: Copy {
     fn hadd(self, y: Self) -> Self;
     fn rhadd(self, y: Self) -> Self;
     fn clz(self) -> Self;
+    /// OpenCL C 2.0's `ctz`, which clang-based 1.2 drivers provide too: the trailing zero
+    /// bits, the width for 0.
+    fn ctz(self) -> Self;
     fn popcount(self) -> Self;
     fn mul_hi(self, y: Self) -> Self;
     fn mad_hi(self, b: Self, c: Self) -> Self;
@@ -74,6 +77,10 @@ macro_rules! shared_methods {
 
         fn clz(self) -> Self {
             self.leading_zeros() as $t
+        }
+
+        fn ctz(self) -> Self {
+            self.trailing_zeros() as $t
         }
 
         fn popcount(self) -> Self {
@@ -220,6 +227,9 @@ pub extern "C" fn clift_rhadd<T: Integer>(x: T, y: T) -> T {
 pub extern "C" fn clift_clz<T: Integer>(x: T) -> T {
     x.clz()
 }
+pub extern "C" fn clift_ctz<T: Integer>(x: T) -> T {
+    x.ctz()
+}
 pub extern "C" fn clift_popcount<T: Integer>(x: T) -> T {
     x.popcount()
 }
@@ -264,6 +274,7 @@ pub enum IntOp {
     Hadd,
     Rhadd,
     Clz,
+    Ctz,
     Popcount,
     MadHi,
     MulHi,
@@ -278,7 +289,7 @@ pub enum IntOp {
 }
 
 impl IntOp {
-    pub const ALL: [IntOp; 18] = [
+    pub const ALL: [IntOp; 19] = [
         IntOp::Abs,
         IntOp::AbsDiff,
         IntOp::AddSat,
@@ -286,6 +297,7 @@ impl IntOp {
         IntOp::Hadd,
         IntOp::Rhadd,
         IntOp::Clz,
+        IntOp::Ctz,
         IntOp::Popcount,
         IntOp::MadHi,
         IntOp::MulHi,
@@ -309,6 +321,7 @@ impl IntOp {
             IntOp::Hadd => "hadd",
             IntOp::Rhadd => "rhadd",
             IntOp::Clz => "clz",
+            IntOp::Ctz => "ctz",
             IntOp::Popcount => "popcount",
             IntOp::MadHi => "mad_hi",
             IntOp::MulHi => "mul_hi",
@@ -325,7 +338,7 @@ impl IntOp {
 
     pub fn arity(self) -> usize {
         match self {
-            IntOp::Abs | IntOp::Clz | IntOp::Popcount => 1,
+            IntOp::Abs | IntOp::Clz | IntOp::Ctz | IntOp::Popcount => 1,
             IntOp::MadHi | IntOp::MadSat | IntOp::Mad24 | IntOp::Clamp => 3,
             _ => 2,
         }
@@ -419,6 +432,9 @@ pub fn reference(op: IntOp, ty: Scalar, args: &[i128]) -> i128 {
         IntOp::Clz => (0..bits)
             .take_while(|i| (unsigned_bits >> (bits - 1 - i)) & 1 == 0)
             .count() as i128,
+        IntOp::Ctz => (0..bits)
+            .take_while(|i| (unsigned_bits >> i) & 1 == 0)
+            .count() as i128,
         IntOp::Popcount => (0..bits).filter(|i| (unsigned_bits >> i) & 1 == 1).count() as i128,
         IntOp::MulHi | IntOp::MadHi => {
             // floor(a·b / 2^bits): a negative product rounds away from zero.
@@ -503,6 +519,8 @@ macro_rules! common_externs {
             |a| clift_rhadd::<$t>(a[0] as $t, a[1] as $t) as i128);
         push!($out, Clz, "clz", $t, $var, clift_clz::<$t>,
             |a| clift_clz::<$t>(a[0] as $t) as i128);
+        push!($out, Ctz, "ctz", $t, $var, clift_ctz::<$t>,
+            |a| clift_ctz::<$t>(a[0] as $t) as i128);
         push!($out, Popcount, "popcount", $t, $var, clift_popcount::<$t>,
             |a| clift_popcount::<$t>(a[0] as $t) as i128);
         push!($out, MadHi, "mad_hi", $t, $var, clift_mad_hi::<$t>,

@@ -85,7 +85,7 @@ fn every_argument_combination_of_the_8_bit_types() {
         .into_iter()
         .filter(|e| e.ty.bits() == 8)
         .collect();
-    assert_eq!(externs.len(), 2 * 16);
+    assert_eq!(externs.len(), 2 * 17);
     let values = |ty: Scalar| {
         let (min, max) = range(ty);
         min..=max
@@ -110,8 +110,9 @@ fn every_argument_combination_of_the_8_bit_types() {
             }),
         }
     }
-    // Per 8-bit type: 3 unary, 10 binary (upsample included), 3 ternary functions.
-    assert_eq!(checked, 2 * (3 * 256 + 10 * 65_536 + 3 * 16_777_216));
+    // Per 8-bit type: 4 unary (ctz included), 10 binary (upsample included), 3 ternary
+    // functions.
+    assert_eq!(checked, 2 * (4 * 256 + 10 * 65_536 + 3 * 16_777_216));
 }
 
 #[test]

@@ -131,6 +131,20 @@ fn clz_and_popcount_at_the_extremes() {
         }
     }
     check(Clz, Char, &[0x10], 3);
+    for ty in TYPES {
+        let width = i128::from(ty.bits());
+        check(Ctz, ty, &[0], width);
+        check(Ctz, ty, &[1], 0);
+        check(Ctz, ty, &[max(ty)], 0);
+        check(Ctz, ty, &[1 << (width - 2)], width - 2);
+        if ty.is_signed() {
+            check(Ctz, ty, &[min(ty)], width - 1);
+            check(Ctz, ty, &[-1], 0);
+        }
+    }
+    check(Ctz, Char, &[0x10], 4);
+    check(Ctz, ULong, &[1 << 40], 40);
+    check(Ctz, UInt, &[0x8000_0000], 31);
     check(Clz, ULong, &[1 << 40], 23);
     check(Popcount, Int, &[0x0f0f], 8);
 }
@@ -296,7 +310,7 @@ fn clamp_max_and_min_compare_by_value() {
 #[test]
 fn the_symbol_table() {
     let externs = integer::externs();
-    assert_eq!(externs.len(), 15 * 8 + 6 + 2 * 2);
+    assert_eq!(externs.len(), 16 * 8 + 6 + 2 * 2);
     let mut names: Vec<_> = externs.iter().map(|e| e.name).collect();
     names.sort_unstable();
     names.dedup();
@@ -312,6 +326,8 @@ fn the_symbol_table() {
         "clift_mad24_i32",
         "clift_rotate_u16",
         "clift_clamp_u64",
+        "clift_ctz_i8",
+        "clift_ctz_u64",
     ] {
         assert!(names.contains(&name), "{name} is missing");
     }

@@ -145,16 +145,20 @@ pub fn parse(args: &[String]) -> Result<Request, String> {
     }))
 }
 
-/// Joins command-line arguments into an options string that splits back into the same
-/// arguments: an argument holding white space is double-quoted.
+/// Joins command-line arguments into an options string that `clBuildProgram`'s parser
+/// splits back into the same arguments: white space, quotes and backslashes are escaped
+/// with a backslash (the parser splits as a shell does).
 fn options_string(args: &[&str]) -> String {
     args.iter()
         .map(|a| {
-            if a.chars().any(char::is_whitespace) {
-                format!("\"{a}\"")
-            } else {
-                a.to_string()
+            let mut escaped = String::with_capacity(a.len());
+            for c in a.chars() {
+                if c.is_whitespace() || matches!(c, '\'' | '"' | '\\') {
+                    escaped.push('\\');
+                }
+                escaped.push(c);
             }
+            escaped
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -187,7 +191,7 @@ mod tests {
         assert_eq!(i.source, PathBuf::from("k.cl"));
         assert_eq!(
             i.options,
-            "-D N=4 -DSQ(x)=((x)*(x)) -I \"my dir\" -cl-mad-enable"
+            "-D N=4 -DSQ(x)=((x)*(x)) -I my\\ dir -cl-mad-enable"
         );
         assert!(i.list_kernels);
         assert_eq!(i.output, None);

@@ -112,6 +112,30 @@ fn options_are_the_drivers() {
     let out = cliftc(&[name]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("error: use of undeclared identifier 'N'"));
+    // Function-like macros and values with quotes and spaces reach the preprocessor as
+    // written.
+    let path = scratch(
+        "macros.cl",
+        "kernel void k(global int *o) { o[0] = SQ(3) + C + S + CAT(1, 2); }\n",
+    );
+    let out = cliftc(&[
+        "-D",
+        "SQ(x)=((x)*(x))",
+        "-DC='x'",
+        "-DS=(1 + 2)",
+        "-D",
+        "CAT(a,b)=a##b",
+        "--emit",
+        "tir",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // 9 + 'x' + 3 + 12.
+    assert!(
+        text(&out.stdout).contains("= 144:int;"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = cliftc(&["-cl-no-such-option", name]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(

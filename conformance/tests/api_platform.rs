@@ -221,6 +221,29 @@ fn icd_entry_point_is_found_by_name_for_the_platform() {
 }
 
 #[test]
+fn an_invalid_platform_has_no_extension_functions() {
+    // clGetExtensionFunctionAddressForPlatform: an object that is not a platform (another
+    // object of clift's, or a foreign one with clift's dispatch table) is not a valid
+    // platform, so even a known name gives NULL.
+    let api = clift();
+    let name = c"clIcdGetPlatformIDsKHR";
+    assert!(
+        api.extension_address_for_platform(api.device(), name)
+            .is_null()
+    );
+    // SAFETY: the platform handle is live (platforms are never released).
+    let mut foreign = unsafe { ForeignObject::with_dispatch_of(api.platform()) };
+    assert!(
+        api.extension_address_for_platform(foreign.handle(), name)
+            .is_null()
+    );
+    assert!(
+        !api.extension_address_for_platform(api.platform(), name)
+            .is_null()
+    );
+}
+
+#[test]
 fn unknown_function_name_for_the_platform_is_null() {
     // "NULL is returned if the specified function does not exist for the implementation".
     let api = clift();

@@ -40,6 +40,148 @@ fn a_macro_defined_by_an_option_changes_the_result() {
 }
 
 #[test]
+fn function_like_macros_and_undefines_from_options() {
+    // clang's -D takes `name(params)=body` as `#define name(params) body`; the options string
+    // is split as a shell splits it, so a quoted argument keeps its white space and `#`.
+    let fx = Fixture::new();
+    assert_eq!(value_with(&fx, c"-D 'CAT(a,b)=a##b' -D VALUE=CAT(4,2)"), 42);
+    assert_eq!(
+        value_with(&fx, c"-D 'STR(x)=#x' -D VALUE=STR(xyz)[1]"),
+        'y' as i32
+    );
+    assert_eq!(
+        value_with(&fx, c"-D\"SQ( x )=((x) * (x))\" -DVALUE=SQ(1+2)"),
+        9
+    );
+    // `-D name(params)` defines it as 1; `-D name=` as nothing.
+    assert_eq!(value_with(&fx, c"-DF(x) -DVALUE=F(9)"), 1);
+    assert_eq!(value_with(&fx, c"-DE= -D'VALUE=E 5 E'"), 5);
+    // -D and -U act in the order given.
+    assert_eq!(value_with(&fx, c"-DVALUE=3 -UVALUE -DVALUE=5"), 5);
+    assert_eq!(
+        value_with(&fx, c"-D VALUE=__CLIFT__ -U __CLIFT__ -D __CLIFT__=2"),
+        2
+    );
+    let program = fx.program(VALUE_SOURCE);
+    assert_eq!(
+        build(program, 0, None, Some(c"-DVALUE=3 -U VALUE")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    // A parameter list that is not one is the preprocessor's error at <command line>, as
+    // in clang: the build fails (the options are well-formed).
+    assert_eq!(
+        build(program, 0, None, Some(c"-D 'F(1)=2' -D VALUE=1")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    let log = build_log(program);
+    assert!(log.starts_with("<command line>:1:"), "{log}");
+    release_program(program);
+}
+
+#[test]
+fn deprecated_and_driver_options_are_accepted() {
+    // OpenCL 1.0's -cl-strict-aliasing (deprecated since 1.1) is accepted with clang's
+    // warning; -g (PoCL and clang take it) and -cl-std=CL1.0 (clang takes it) too.
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(
+        build(program, 0, None, Some(c"-cl-strict-aliasing")),
+        CL_SUCCESS
+    );
+    assert_eq!(
+        build_log(program),
+        "<command line>: warning: OpenCL version 1.2 does not support the option \
+         '-cl-strict-aliasing'\n"
+    );
+    // With -Werror, clang's warning is an error that fails the build.
+    assert_eq!(
+        build(program, 0, None, Some(c"-Werror -cl-strict-aliasing")),
+        CL_BUILD_PROGRAM_FAILURE
+    );
+    assert_eq!(
+        build_log(program),
+        "<command line>: error: OpenCL version 1.2 does not support the option \
+         '-cl-strict-aliasing'\n"
+    );
+    for options in [
+        c"-g",
+        c"-cl-std=CL1.0 -cl-strict-aliasing",
+        c"-w -cl-strict-aliasing",
+    ] {
+        assert_eq!(
+            build(program, 0, None, Some(options)),
+            CL_SUCCESS,
+            "{options:?}"
+        );
+        assert_eq!(build_log(program), "", "{options:?}");
+    }
+    release_program(program);
+    assert_eq!(
+        value_with(&fx, c"-cl-std=CL1.0 -D VALUE=__OPENCL_C_VERSION__"),
+        100
+    );
+}
+
+#[test]
+fn an_invalid_option_is_named_in_the_log() {
+    let fx = Fixture::new();
+    let program = fx.program_c(&[SOURCE]);
+    assert_eq!(
+        build(program, 0, None, Some(c"-cl-mad-enable -O3")),
+        CL_INVALID_BUILD_OPTIONS
+    );
+    assert_eq!(
+        build_log(program),
+        "<command line>: error: invalid build option '-O3'\n"
+    );
+    release_program(program);
+}
+
+#[test]
+fn half_macros_have_the_extension_values() {
+    // cl_khr_fp16 (1.2 extensions §9.5.9): the half limits and math constants, with the
+    // values of clang's opencl-c-base.h, each the correctly rounded half.
+    let fx = Fixture::new();
+    let source = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+        kernel void k(global int *ints, global ushort *bits) {\n\
+            int i[] = { HALF_DIG, HALF_MANT_DIG, HALF_MAX_10_EXP, HALF_MAX_EXP,\n\
+                        HALF_MIN_10_EXP, HALF_MIN_EXP, HALF_RADIX };\n\
+            for (int n = 0; n < 7; n++) ints[n] = i[n];\n\
+            half h[] = { HALF_MAX, HALF_MIN, HALF_EPSILON, M_E_H, M_LOG2E_H, M_LOG10E_H,\n\
+                         M_LN2_H, M_LN10_H, M_PI_H, M_PI_2_H, M_PI_4_H, M_1_PI_H, M_2_PI_H,\n\
+                         M_2_SQRTPI_H, M_SQRT2_H, M_SQRT1_2_H };\n\
+            for (int n = 0; n < 16; n++) bits[n] = as_ushort(h[n]);\n\
+        }\n";
+    let program = fx.built(source, c"");
+    let k = kernel(program, c"k");
+    let ints = fx.buffer(7 * 4);
+    let bits = fx.buffer(16 * 2);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, ints), CL_SUCCESS);
+    assert_eq!(api().set_kernel_arg_mem(k, 1, bits), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    let ints: Vec<i32> = fx
+        .read(ints, 7 * 4)
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(ints, [3, 11, 4, 16, -4, -13, 2]);
+    let bits: Vec<u16> = fx
+        .read(bits, 16 * 2)
+        .chunks(2)
+        .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        bits,
+        [
+            0x7bff, 0x0400, 0x1400, 0x4170, 0x3dc5, 0x36f3, 0x398c, 0x409b, 0x4248, 0x3e48, 0x3a48,
+            0x3518, 0x3918, 0x3c83, 0x3da8, 0x39a8
+        ]
+    );
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
 fn an_include_directory_option_finds_headers() {
     // "-I dir: Add the directory dir to the list of directories to be searched for header
     // files."
@@ -757,9 +899,20 @@ fn invalid_compile_and_link_options_are_rejected() {
             "{options:?}"
         );
     }
+    // The log names the option that was refused.
+    assert_eq!(
+        build_log(program),
+        "<command line>: error: invalid build option '-create-library'\n"
+    );
     assert_eq!(
         api().compile_program(program, c"-D X=1 -w", &[]),
         CL_SUCCESS
+    );
+    assert_eq!(
+        api().compile_program(program, c"-D 'F(a,b)=a##b' -U X -g", &[]),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
     );
     for options in [c"-D X=1", c"-frobnicate", c"-enable-link-options"] {
         assert_eq!(

@@ -91,21 +91,20 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
                     )
                 })
                 .collect(),
+            undefines: options.undefines.clone(),
             include_dirs: options.include_dirs.clone(),
             extensions,
             fast_relaxed_math: options.math.fast_relaxed_math,
             fp64: true,
             image_support: true,
-            opencl_c_version: if options.cl_std == Some(ClStd::Cl11) {
-                110
-            } else {
-                120
-            },
+            opencl_c_version: options.cl_std.map_or(120, ClStd::version),
             ..PreprocessOptions::default()
         },
         sema: clift_compiler::frontend::sema::Options {
             fp64_supported: true,
-            fp64_by_default: options.cl_std != Some(ClStd::Cl11),
+            // OpenCL C 1.2 made cl_khr_fp64 an optional core feature; before it, `double`
+            // needs the extension's pragma.
+            fp64_by_default: matches!(options.cl_std, None | Some(ClStd::Cl12)),
             fp16_supported: true,
             int64_atomics_supported: true,
             single_precision_constant: options.single_precision_constant,
@@ -288,6 +287,17 @@ impl Program {
         }
     }
 
+    /// Records, for the devices at `devices`, that a build or compile was refused for an
+    /// invalid option: the log names it (the status and any executable stay as they were).
+    pub fn record_invalid_option(&self, devices: &[usize], options: &[u8], bad: &InvalidOption) {
+        let mut builds = self.builds.lock();
+        for &index in devices {
+            let record = &mut builds[index];
+            record.options = options.to_vec();
+            record.log = format!("<command line>: error: invalid build option '{}'\n", bad.0);
+        }
+    }
+
     /// The text and options a build for the device at `index` compiles: the source, or
     /// the device's binary (an executable's own options first, then the build's).
     fn build_input(&self, index: usize, options: &[u8]) -> (String, Vec<u8>) {
@@ -351,7 +361,16 @@ impl Program {
         let mut build = build_options(&parsed);
         build.preprocess.headers = headers;
         let source = String::from_utf8_lossy(&self.source).into_owned();
-        let result = clift_compiler::build::compile_object("<source>", &source, &build);
+        let result = clift_compiler::build::compile_object("<source>", &source, &build)
+            .map(|(text, log)| (text, parsed.log() + &log))
+            .map_err(|log| parsed.log() + &log)
+            .and_then(|(text, log)| {
+                if parsed.fail_build() {
+                    Err(log)
+                } else {
+                    Ok((text, log))
+                }
+            });
         match &result {
             Ok((_, log)) => clift_log!(
                 Build,
@@ -443,20 +462,25 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
         }
     };
     let started = std::time::Instant::now();
-    let outcome = match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
-        Ok(built) => {
-            observe_build(text, options, &built, started.elapsed());
-            (
-                CL_BUILD_SUCCESS,
-                built.log,
-                Some(Arc::new(Executable {
-                    kernels: built.kernels,
-                    preprocessed: built.preprocessed.into(),
-                    options: parsed.after_preprocessing(),
-                })),
-            )
+    let options_log = parsed.log();
+    let outcome = if parsed.fail_build() {
+        (CL_BUILD_ERROR, options_log, None)
+    } else {
+        match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
+            Ok(built) => {
+                observe_build(text, options, &built, started.elapsed());
+                (
+                    CL_BUILD_SUCCESS,
+                    options_log + &built.log,
+                    Some(Arc::new(Executable {
+                        kernels: built.kernels,
+                        preprocessed: built.preprocessed.into(),
+                        options: parsed.after_preprocessing(),
+                    })),
+                )
+            }
+            Err(log) => (CL_BUILD_ERROR, options_log + &log, None),
         }
-        Err(log) => (CL_BUILD_ERROR, log, None),
     };
     if outcome.0 != CL_BUILD_SUCCESS {
         clift_log!(
@@ -585,11 +609,34 @@ pub fn link(
 pub struct InvalidOption(pub String);
 
 /// `-cl-std=`: "Determine the OpenCL C language version to use. A value for this option must
-/// be provided. Valid values are CL1.1 and CL1.2."
+/// be provided. Valid values are CL1.1 and CL1.2." clang also takes `CL` and `CL1.0`
+/// (OpenCL C 1.0), in any letter case, and so does clift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClStd {
+    Cl10,
     Cl11,
     Cl12,
+}
+
+impl ClStd {
+    /// The value of `-cl-std=`, or `None` for one no 1.2 device takes.
+    fn parse(value: &[u8]) -> Option<ClStd> {
+        match value.to_ascii_uppercase().as_slice() {
+            b"CL" | b"CL1.0" => Some(ClStd::Cl10),
+            b"CL1.1" => Some(ClStd::Cl11),
+            b"CL1.2" => Some(ClStd::Cl12),
+            _ => None,
+        }
+    }
+
+    /// `__OPENCL_C_VERSION__` for this version.
+    fn version(self) -> u32 {
+        match self {
+            ClStd::Cl10 => 100,
+            ClStd::Cl11 => 110,
+            ClStd::Cl12 => 120,
+        }
+    }
 }
 
 /// The math options both compiling and linking accept (sections 5.6.4.2, 5.6.4.3, 5.6.5.2).
@@ -640,12 +687,19 @@ impl MathOptions {
 
 /// The options of `clBuildProgram` and `clCompileProgram` (section 5.6.4), parsed.
 ///
-/// Only the spec's options are accepted; clift has no vendor options yet.
+/// Accepted: the 1.2 spec's options, the deprecated `-cl-strict-aliasing` of 1.0 (with a
+/// warning, as clang gives), and what the clang-based drivers (PoCL, rusticl) also take
+/// and applications pass: `-U name` and `-g`. Anything else is invalid.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CompileOptions {
     /// `-D name` (`None`: defined as 1) and `-D name=definition`, in the order given, which
-    /// is the order they are processed in.
+    /// is the order they are processed in. `name` may carry a parameter list
+    /// (`-D 'SQ(x)=((x)*(x))'` is `#define SQ(x) ((x)*(x))`).
     pub defines: Vec<(String, Option<Vec<u8>>)>,
+    /// `-U name`: the names left undefined once every `-D` is processed. clang processes
+    /// `-D` and `-U` in the order given; parsing keeps that meaning (a `-U` drops the
+    /// earlier `-D`s of its name, a `-D` cancels an earlier `-U`).
+    pub undefines: Vec<String>,
     /// `-I dir`, in order.
     pub include_dirs: Vec<PathBuf>,
     pub single_precision_constant: bool,
@@ -659,6 +713,10 @@ pub struct CompileOptions {
     pub warnings_are_errors: bool,
     pub cl_std: Option<ClStd>,
     pub kernel_arg_info: bool,
+    /// `-cl-strict-aliasing` (OpenCL 1.0, deprecated by 1.1): accepted, no effect.
+    pub strict_aliasing: bool,
+    /// `-g`: accepted, as by PoCL and clang; clift emits no debug information.
+    pub debug_info: bool,
 }
 
 impl CompileOptions {
@@ -669,18 +727,28 @@ impl CompileOptions {
         while let Some(token) = tokens.next() {
             if let Some(rest) = token.strip_prefix(b"-D") {
                 let definition = joined_or_next(rest, &mut tokens, &token)?;
-                parsed.defines.push(macro_definition(&definition)?);
+                let (name, value) = macro_definition(&definition)?;
+                let key = macro_name(&name).to_string();
+                parsed.undefines.retain(|u| *u != key);
+                parsed.defines.push((name, value));
+            } else if let Some(rest) = token.strip_prefix(b"-U") {
+                let name = joined_or_next(rest, &mut tokens, &token)?;
+                if !is_identifier(&name) {
+                    return Err(invalid(&name));
+                }
+                // An identifier is ASCII, so this cannot lose anything.
+                let name = String::from_utf8_lossy(&name).into_owned();
+                parsed.defines.retain(|(d, _)| macro_name(d) != name);
+                if !parsed.undefines.contains(&name) {
+                    parsed.undefines.push(name);
+                }
             } else if let Some(rest) = token.strip_prefix(b"-I") {
                 let dir = joined_or_next(rest, &mut tokens, &token)?;
                 parsed
                     .include_dirs
                     .push(PathBuf::from(OsStr::from_bytes(&dir)));
             } else if let Some(version) = token.strip_prefix(b"-cl-std=") {
-                parsed.cl_std = Some(match version {
-                    b"CL1.1" => ClStd::Cl11,
-                    b"CL1.2" => ClStd::Cl12,
-                    _ => return Err(invalid(&token)),
-                });
+                parsed.cl_std = Some(ClStd::parse(version).ok_or_else(|| invalid(&token))?);
             } else if !parsed.math.set(&token) {
                 let flag = match token.as_slice() {
                     b"-cl-single-precision-constant" => &mut parsed.single_precision_constant,
@@ -692,12 +760,40 @@ impl CompileOptions {
                     b"-w" => &mut parsed.no_warnings,
                     b"-Werror" => &mut parsed.warnings_are_errors,
                     b"-cl-kernel-arg-info" => &mut parsed.kernel_arg_info,
+                    b"-cl-strict-aliasing" => &mut parsed.strict_aliasing,
+                    b"-g" => &mut parsed.debug_info,
                     _ => return Err(invalid(&token)),
                 };
                 *flag = true;
             }
         }
         Ok(parsed)
+    }
+
+    /// The build log's lines about the options themselves (empty with `-w`).
+    /// With `-Werror` they are errors, and [`CompileOptions::fail_build`] says so.
+    pub fn log(&self) -> String {
+        let version = self.cl_std.unwrap_or(ClStd::Cl12);
+        if self.no_warnings || !self.strict_aliasing || version == ClStd::Cl10 {
+            return String::new();
+        }
+        // clang's warning: the option is OpenCL 1.0's only.
+        let (major, minor) = (version.version() / 100, version.version() / 10 % 10);
+        let severity = if self.warnings_are_errors {
+            "error"
+        } else {
+            "warning"
+        };
+        format!(
+            "<command line>: {severity}: OpenCL version {major}.{minor} does not support the \
+             option '-cl-strict-aliasing'\n"
+        )
+    }
+
+    /// Whether the options alone fail the build: a warning of [`CompileOptions::log`]
+    /// under `-Werror`, as clang fails it.
+    pub fn fail_build(&self) -> bool {
+        self.warnings_are_errors && !self.log().is_empty()
     }
 
     /// The options that still act on preprocessed text (everything but `-D`, `-I`, `-w`
@@ -717,6 +813,7 @@ impl CompileOptions {
             (self.opt_disable, "-cl-opt-disable "),
             (self.mad_enable, "-cl-mad-enable "),
             (self.kernel_arg_info, "-cl-kernel-arg-info "),
+            (self.cl_std == Some(ClStd::Cl10), "-cl-std=CL1.0 "),
             (self.cl_std == Some(ClStd::Cl11), "-cl-std=CL1.1 "),
             (self.cl_std == Some(ClStd::Cl12), "-cl-std=CL1.2 "),
         ] {
@@ -761,25 +858,48 @@ fn invalid(token: &[u8]) -> InvalidOption {
     InvalidOption(String::from_utf8_lossy(token).into_owned())
 }
 
-/// Splits an options string at white space. A double-quoted stretch keeps its white space
-/// (the quotes are removed), so that `-I "a dir"` and `-D "X=a b"` can be written; an
-/// unterminated quote is invalid.
+/// Splits an options string into arguments as a POSIX shell (and LLVM's GNU command-line
+/// tokenizer, which clang-based drivers use) does: white space separates; `'...'` keeps
+/// everything literally; `"..."` keeps white space, and a backslash in it escapes `"` and
+/// `\\`; a backslash outside quotes escapes the next byte. So `-D 'STR(x)=#x'`,
+/// `-I "a dir"` and `-D X=a\ b` are one argument each. An unterminated quote is invalid.
 fn tokens(options: &[u8]) -> Result<Vec<Vec<u8>>, InvalidOption> {
     let mut tokens = Vec::new();
     let mut current: Option<Vec<u8>> = None;
-    let mut quoted = false;
-    for &byte in options {
+    let mut bytes = options.iter().copied();
+    let unterminated = || InvalidOption(String::from_utf8_lossy(options).into_owned());
+    while let Some(byte) = bytes.next() {
         match byte {
-            b'"' => {
-                quoted = !quoted;
-                current.get_or_insert_with(Vec::new);
+            b'\'' => {
+                let token = current.get_or_insert_with(Vec::new);
+                loop {
+                    match bytes.next().ok_or_else(unterminated)? {
+                        b'\'' => break,
+                        b => token.push(b),
+                    }
+                }
             }
-            b if b.is_ascii_whitespace() && !quoted => tokens.extend(current.take()),
+            b'"' => {
+                let token = current.get_or_insert_with(Vec::new);
+                loop {
+                    match bytes.next().ok_or_else(unterminated)? {
+                        b'"' => break,
+                        b'\\' => match bytes.next().ok_or_else(unterminated)? {
+                            b @ (b'"' | b'\\') => token.push(b),
+                            b => token.extend([b'\\', b]),
+                        },
+                        b => token.push(b),
+                    }
+                }
+            }
+            b'\\' => {
+                // A backslash at the very end stays itself, as in LLVM's tokenizer.
+                let token = current.get_or_insert_with(Vec::new);
+                token.push(bytes.next().unwrap_or(b'\\'));
+            }
+            b if b.is_ascii_whitespace() => tokens.extend(current.take()),
             b => current.get_or_insert_with(Vec::new).push(b),
         }
-    }
-    if quoted {
-        return Err(InvalidOption(String::from_utf8_lossy(options).into_owned()));
     }
     tokens.extend(current);
     Ok(tokens)
@@ -802,19 +922,46 @@ fn joined_or_next(
     Ok(argument)
 }
 
-/// `name` or `name=definition`; the name must be an identifier.
+/// `name`, `name=definition`, `name(params)` or `name(params)=definition`, as clang's `-D`
+/// takes them: the name must be an identifier, and what follows it up to the `=` a
+/// parameter list, which the preprocessor checks as it checks a `#define`'s (a bad one is a
+/// build error at `<command line>`, as in clang).
 fn macro_definition(text: &[u8]) -> Result<(String, Option<Vec<u8>>), InvalidOption> {
-    let (name, definition) = match text.iter().position(|&b| b == b'=') {
-        Some(at) => (&text[..at], Some(text[at + 1..].to_vec())),
-        None => (text, None),
-    };
-    let identifier = matches!(name.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
-        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
-    if !identifier {
+    let name_end = text
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .unwrap_or(text.len());
+    if !is_identifier(&text[..name_end]) {
         return Err(invalid(text));
     }
-    // An identifier is ASCII, so this cannot lose anything.
-    Ok((String::from_utf8_lossy(name).into_owned(), definition))
+    let (head, definition) = match text[name_end..].first() {
+        None => (text, None),
+        Some(b'=') => (&text[..name_end], Some(text[name_end + 1..].to_vec())),
+        Some(b'(') => {
+            let close = text[name_end..]
+                .iter()
+                .position(|&b| b == b')')
+                .map(|at| name_end + at + 1)
+                .ok_or_else(|| invalid(text))?;
+            match text[close..].first() {
+                None => (text, None),
+                Some(b'=') => (&text[..close], Some(text[close + 1..].to_vec())),
+                Some(_) => return Err(invalid(text)),
+            }
+        }
+        Some(_) => return Err(invalid(text)),
+    };
+    Ok((String::from_utf8_lossy(head).into_owned(), definition))
+}
+
+/// The macro a `-D` name defines: `SQ` of `SQ(x)`.
+fn macro_name(name: &str) -> &str {
+    name.split('(').next().unwrap_or(name)
+}
+
+fn is_identifier(name: &[u8]) -> bool {
+    matches!(name.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
+        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 #[cfg(test)]
@@ -854,6 +1001,97 @@ mod tests {
     }
 
     #[test]
+    fn function_like_macros_and_undefines_parse_as_clang_takes_them() {
+        let parsed = CompileOptions::parse(
+            b"-D 'STR(x)=#x' -D 'CAT(a,b)=a##b' -DF(x) -DE= -D\"G( a , b )=a+b\" \
+              -D X=a\\ b -U Y -UZ",
+        )
+        .unwrap();
+        assert_eq!(
+            parsed.defines,
+            vec![
+                ("STR(x)".to_string(), Some(b"#x".to_vec())),
+                ("CAT(a,b)".to_string(), Some(b"a##b".to_vec())),
+                ("F(x)".to_string(), None),
+                ("E".to_string(), Some(Vec::new())),
+                ("G( a , b )".to_string(), Some(b"a+b".to_vec())),
+                ("X".to_string(), Some(b"a b".to_vec())),
+            ]
+        );
+        assert_eq!(parsed.undefines, vec!["Y".to_string(), "Z".to_string()]);
+        // -D and -U act in the order given: a -U drops the earlier -D of its name, a -D
+        // cancels an earlier -U.
+        let parsed = CompileOptions::parse(b"-DA=1 -D'B(x)=x' -UA -UB -UC -DC=3").unwrap();
+        assert_eq!(parsed.defines, vec![("C".to_string(), Some(b"3".to_vec()))]);
+        assert_eq!(parsed.undefines, vec!["A".to_string(), "B".to_string()]);
+        // Inside double quotes a backslash escapes only `"` and `\`.
+        let parsed = CompileOptions::parse(br#"-D "S=\"a\\b\n\"""#).unwrap();
+        assert_eq!(parsed.defines[0].1, Some(br#""a\b\n""#.to_vec()));
+    }
+
+    #[test]
+    fn deprecated_and_driver_options_are_accepted() {
+        let parsed = CompileOptions::parse(
+            b"-cl-strict-aliasing -g -cl-fp32-correctly-rounded-divide-sqrt -cl-std=cl1.0",
+        )
+        .unwrap();
+        assert!(parsed.strict_aliasing && parsed.debug_info);
+        assert!(parsed.fp32_correctly_rounded_divide_sqrt);
+        assert_eq!(parsed.cl_std, Some(ClStd::Cl10));
+        // clang warns about -cl-strict-aliasing except for OpenCL C 1.0; -w silences it.
+        assert_eq!(parsed.log(), "");
+        assert_eq!(
+            CompileOptions::parse(b"-cl-strict-aliasing").unwrap().log(),
+            "<command line>: warning: OpenCL version 1.2 does not support the option \
+             '-cl-strict-aliasing'\n"
+        );
+        assert_eq!(
+            CompileOptions::parse(b"-cl-strict-aliasing -cl-std=CL1.1")
+                .unwrap()
+                .log(),
+            "<command line>: warning: OpenCL version 1.1 does not support the option \
+             '-cl-strict-aliasing'\n"
+        );
+        assert_eq!(
+            CompileOptions::parse(b"-w -cl-strict-aliasing")
+                .unwrap()
+                .log(),
+            ""
+        );
+        // -Werror makes it an error that fails the build; -w still silences it.
+        let werror = CompileOptions::parse(b"-Werror -cl-strict-aliasing").unwrap();
+        assert_eq!(
+            werror.log(),
+            "<command line>: error: OpenCL version 1.2 does not support the option \
+             '-cl-strict-aliasing'\n"
+        );
+        assert!(werror.fail_build());
+        assert!(
+            !CompileOptions::parse(b"-Werror -w -cl-strict-aliasing")
+                .unwrap()
+                .fail_build()
+        );
+        assert!(!CompileOptions::parse(b"-Werror").unwrap().fail_build());
+        assert_eq!(
+            CompileOptions::parse(b"-cl-std=CL").unwrap().cl_std,
+            Some(ClStd::Cl10)
+        );
+        let version = |o: &[u8]| {
+            build_options(&CompileOptions::parse(o).unwrap())
+                .preprocess
+                .opencl_c_version
+        };
+        assert_eq!(
+            (
+                version(b""),
+                version(b"-cl-std=CL1.0"),
+                version(b"-cl-std=CL1.1")
+            ),
+            (120, 100, 110)
+        );
+    }
+
+    #[test]
     fn invalid_compile_options_are_rejected() {
         for bad in [
             &b"-D"[..],
@@ -866,9 +1104,25 @@ mod tests {
             b"foo",
             b"-create-library",
             b"-D \"X=1",
+            b"-D 'X=1",
+            b"-D X\\",
+            b"-D X+1",
+            b"-D 'F(x=1'",
+            b"-D 'F(x)y=1'",
+            b"-U",
+            b"-U F(x)",
+            b"-U X=1",
+            b"-O3",
+            b"-O0",
+            b"-cl-std=CL2.0",
+            b"-Wall",
         ] {
             assert!(CompileOptions::parse(bad).is_err(), "{bad:?}");
         }
+        assert_eq!(
+            CompileOptions::parse(b"-cl-mad-enable -foo"),
+            Err(InvalidOption("-foo".to_string()))
+        );
     }
 
     #[test]

@@ -31,6 +31,9 @@ size_t get_local_id(uint)
 size_t get_num_groups(uint)
 size_t get_group_id(uint)
 size_t get_global_offset(uint)
+# OpenCL C 2.0's, which clang-based 1.2 drivers (PoCL) provide too and the CTS calls on 1.2
+# devices: without non-uniform work-groups it is get_local_size.
+size_t get_enqueued_local_size(uint)
 
 # 6.12.2 Math functions
 F acos(F)
@@ -141,6 +144,8 @@ I rhadd(I, I)
 I clamp(I, I, I)
 In clamp(In, S, S)
 I clz(I)
+# OpenCL C 2.0's ctz, provided for 1.2 as PoCL does (the CTS's integer_ctz calls it).
+I ctz(I)
 I mad_hi(I, I, I)
 I mad_sat(I, I, I)
 I max(I, I)

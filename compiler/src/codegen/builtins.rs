@@ -630,6 +630,7 @@ impl Lower<'_, '_> {
                     self.b.ins().bor(shifted, lo)
                 }
                 "clz" => self.b.ins().clz(x),
+                "ctz" => self.b.ins().ctz(x),
                 "popcount" => self.b.ins().popcnt(x),
                 "rotate" => self.b.ins().rotl(x, values[1][l]),
                 n => {

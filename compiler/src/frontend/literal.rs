@@ -177,12 +177,27 @@ fn round_binary(bits: u128, scale: i64, sticky: bool, ty: Scalar) -> f64 {
     if round && (rest || sticky || kept & 1 == 1) {
         kept += 1;
     }
-    let value = (kept as f64) * 2f64.powi(lsb as i32);
+    let value = times_power_of_two(kept as f64, lsb);
     if value >= 2f64.powi(max_exp + 1) {
         f64::INFINITY
     } else {
         value
     }
+}
+
+/// `x × 2^e`, exactly where the result is representable. `2f64.powi(e)` alone is not:
+/// 2^-1074 (the scale of `DBL_MIN`'s last bit) is below the smallest double's reciprocal
+/// range and comes out 0. Steps of 2^±1000 keep every partial product a normal double.
+fn times_power_of_two(mut x: f64, mut e: i64) -> f64 {
+    while e < -1000 {
+        x *= 2f64.powi(-1000);
+        e += 1000;
+    }
+    while e > 1000 {
+        x *= 2f64.powi(1000);
+        e -= 1000;
+    }
+    x * 2f64.powi(e as i32)
 }
 
 /// The nearest `half` value of `x` (ties to even), as an `f64`.
@@ -346,6 +361,18 @@ mod tests {
         assert_eq!(parse_float("0x1.fffffffp0f").unwrap().value, 2.0);
         assert_eq!(parse_float("0x.8p1").unwrap().value, 1.0);
         assert_eq!(parse_float("0x1p128f").unwrap().value, f64::INFINITY);
+        // The double limits at the ends of the exponent range (DBL_MIN, the smallest
+        // subnormal, DBL_MAX), and decimal spellings of tiny values.
+        assert_eq!(parse_float("0x1.0p-1022").unwrap().value, f64::MIN_POSITIVE);
+        assert_eq!(parse_float("0x1p-1074").unwrap().value, f64::from_bits(1));
+        assert_eq!(parse_float("0x1.8p-1074").unwrap().value, f64::from_bits(2));
+        assert_eq!(parse_float("0x1p-1076").unwrap().value, 0.0);
+        assert_eq!(
+            parse_float("0x1.fffffffffffffp1023").unwrap().value,
+            f64::MAX
+        );
+        assert_eq!(parse_float("0x1p1024").unwrap().value, f64::INFINITY);
+        assert_eq!(parse_float("0x1p-24h").unwrap().value, 2f64.powi(-24));
         assert_eq!(
             parse_float("0x1.0000000000001p0").unwrap().value,
             1.0 + f64::EPSILON

@@ -340,7 +340,8 @@ pub unsafe extern "C" fn clBuildProgram(
         // SAFETY: `options` is NULL or a NUL-terminated string, as the spec requires.
         let options = unsafe { option_bytes(options) };
         // "CL_INVALID_BUILD_OPTIONS if the build options specified by options are invalid."
-        if CompileOptions::parse(options).is_err() {
+        if let Err(bad) = CompileOptions::parse(options) {
+            object.record_invalid_option(&devices, options, &bad);
             return fail(CL_INVALID_BUILD_OPTIONS);
         }
         // "CL_INVALID_OPERATION if the build of a program executable for any of the devices
@@ -409,7 +410,8 @@ pub unsafe extern "C" fn clCompileProgram(
         let options = unsafe { option_bytes(options) };
         // "CL_INVALID_COMPILER_OPTIONS if the compiler options specified by options are
         // invalid."
-        if CompileOptions::parse(options).is_err() {
+        if let Err(bad) = CompileOptions::parse(options) {
+            object.record_invalid_option(&devices, options, &bad);
             return fail(CL_INVALID_COMPILER_OPTIONS);
         }
         // "CL_INVALID_OPERATION if program has no source i.e. it has not been created with

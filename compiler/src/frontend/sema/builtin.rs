@@ -11,17 +11,63 @@ use clift_builtins::types::{BType, Space};
 use super::super::ast;
 use super::super::source::Span;
 use super::super::tir::{
-    AccessQualifier, Constant, ConvertKind, Expr, ExprKind, PlaceKind, Rounding,
+    AccessQualifier, Constant, ConvertKind, Expr, ExprKind, FuncId, PlaceKind, Rounding,
 };
 use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
 use super::Analyzer;
 
-/// Whether `name` is a builtin function (user code may not redefine it).
+/// Whether `name` is a builtin function (user code may not redefine it): a name of the
+/// signature table, or a conversion the rules name. A name that only starts like one
+/// (`convert_float8_to_int8_rtz`, `as_bytes`) is the user's to take, as in clang, whose
+/// builtins are the declarations of opencl-c.h.
 pub(super) fn is_builtin(name: &str) -> bool {
     !signatures::overloads(name).is_empty()
-        || name.starts_with("convert_")
-        || name.starts_with("as_")
+        || name
+            .strip_prefix("convert_")
+            .is_some_and(|r| convert_target(r).is_some())
+        || name
+            .strip_prefix("as_")
+            .is_some_and(|r| as_target(r).is_some())
         || matches!(name, "shuffle" | "shuffle2" | "printf")
+}
+
+/// What `convert_<rest>` converts to: `<type>[_sat][_rte|_rtz|_rtp|_rtn]` (6.2.3), with a
+/// type of a number (no `bool`).
+fn convert_target(rest: &str) -> Option<(Type, bool, Rounding)> {
+    let mut parts = rest.split('_');
+    let type_name = parts.next().unwrap_or("");
+    let mut saturate = false;
+    let mut rounding = Rounding::Default;
+    for (i, p) in parts.enumerate() {
+        match p {
+            "sat" if i == 0 => saturate = true,
+            "rte" if rounding == Rounding::Default => rounding = Rounding::Rte,
+            "rtz" if rounding == Rounding::Default => rounding = Rounding::Rtz,
+            "rtp" if rounding == Rounding::Default => rounding = Rounding::Rtp,
+            "rtn" if rounding == Rounding::Default => rounding = Rounding::Rtn,
+            _ => return None,
+        }
+    }
+    let target = as_target(type_name)?;
+    Some((target, saturate, rounding))
+}
+
+/// The type `as_<name>` (and `convert_<name>`) names: a scalar or vector number type.
+fn as_target(name: &str) -> Option<Type> {
+    Type::vector_from_name(name)
+        .or_else(|| Scalar::from_name(name).map(Type::Scalar))
+        .filter(|t| t.element() != Some(Scalar::Bool))
+}
+
+/// The name the typed tree calls a builtin by: one that is another under a second name
+/// becomes that one, so that no later pass needs to know the alias. OpenCL C 2.0's
+/// `get_enqueued_local_size` is `get_local_size` where every work-group is uniform, as in
+/// 1.2.
+fn canonical_name(name: &Arc<str>) -> Arc<str> {
+    match &**name {
+        "get_enqueued_local_size" => "get_local_size".into(),
+        _ => Arc::clone(name),
+    }
 }
 
 /// The type a table type stands for.
@@ -62,6 +108,28 @@ fn from_btype(t: &BType) -> Type {
 /// overload that needs no splat always wins over one that does.
 const SPLAT_COST: u32 = 16;
 
+/// The cost of passing a pointer to integers where the parameter points to integers of the
+/// other signedness (`vstore4(int4, 0, (global uint *)p)`): C calls the pointers
+/// incompatible, and clang accepts the call with a warning (`-Wpointer-sign`), ranking it
+/// below every other conversion but a splat.
+const POINTER_SIGN_COST: u32 = 8;
+
+/// Whether `a` and `b` are integer types (or vectors of them, with as many lanes) of one
+/// size and different signedness.
+fn differ_in_sign_only(a: &Type, b: &Type) -> bool {
+    match (a.element(), b.element()) {
+        (Some(x), Some(y)) => {
+            x.is_integer()
+                && y.is_integer()
+                && x.size() == y.size()
+                && x.is_signed() != y.is_signed()
+                && a.lanes() == b.lanes()
+                && a.is_vector() == b.is_vector()
+        }
+        _ => false,
+    }
+}
+
 /// How good a match an argument of type `arg` is for a parameter of type `param`: 0 exact,
 /// 1 promotion or added qualifiers, 2 arithmetic conversion (C++'s ranking, which clang
 /// applies to OpenCL's overloaded builtins), [`SPLAT_COST`] plus the element's cost for a
@@ -74,7 +142,14 @@ fn match_cost(arg: &Type, param: &Type) -> Option<u32> {
         (Type::Pointer(a), Type::Pointer(p)) => {
             let adds_only = (!a.quals.is_const || p.quals.is_const)
                 && (!a.quals.is_volatile || p.quals.is_volatile);
-            (a.ty == p.ty && a.space == p.space && adds_only).then_some(1)
+            if a.space != p.space || !adds_only {
+                return None;
+            }
+            if a.ty == p.ty {
+                Some(1)
+            } else {
+                differ_in_sign_only(&a.ty, &p.ty).then_some(POINTER_SIGN_COST)
+            }
         }
         (a, Type::Vector(elem, _)) if !a.is_vector() && a.scalar().is_some() => {
             Some(SPLAT_COST + match_cost(a, &Type::Scalar(*elem))?)
@@ -179,6 +254,10 @@ impl Analyzer<'_> {
             _ => {}
         }
         let overloads = signatures::overloads(name);
+        let values = match self.program_overload(name, values, span) {
+            Ok(call) => return call,
+            Err(values) => values,
+        };
         if overloads.is_empty() {
             self.error(
                 name_span,
@@ -189,7 +268,10 @@ impl Analyzer<'_> {
         let enabled = |s: &Signature| {
             (!s.requires.fp64 || self.extensions.fp64)
                 && (!s.requires.fp16 || self.extensions.fp16)
-                && (!s.requires.int64_atomics || self.extensions.int64_atomics)
+                // clang's opencl-c.h enables cl_khr_int64_base/extended_atomics itself
+                // around its 64-bit atom_* declarations, so where the device has them they
+                // need no pragma of the program's.
+                && (!s.requires.int64_atomics || self.options.int64_atomics_supported)
         };
         let mut best: Vec<(&Signature, u32)> = Vec::new();
         for sig in overloads
@@ -227,12 +309,24 @@ impl Analyzer<'_> {
                 let mut converted = Vec::with_capacity(values.len());
                 for (v, p) in values.into_iter().zip(&sig.params) {
                     let p = from_btype(p);
+                    if let (Type::Pointer(a), Type::Pointer(q)) = (&v.ty, &p)
+                        && differ_in_sign_only(&a.ty, &q.ty)
+                    {
+                        self.warning(
+                            v.span,
+                            format!(
+                                "passing '{}' to parameter of type '{p}' converts between \
+                                 pointers to integer types with different sign",
+                                v.ty
+                            ),
+                        );
+                    }
                     converted.push(self.argument(v, &p));
                 }
                 self.check_image_access(name, &converted, span)?;
                 Some(Expr {
                     kind: ExprKind::Builtin {
-                        name: Arc::clone(name),
+                        name: canonical_name(name),
                         args: converted,
                     },
                     ty: from_btype(&sig.ret),
@@ -259,6 +353,97 @@ impl Analyzer<'_> {
                 None
             }
         }
+    }
+
+    /// A call of a builtin's name that one of the program's own overloads of it
+    /// (`__attribute__((overloadable))`) matches at least as well as every builtin
+    /// overload: the call of that function (`None` after an error). Otherwise the
+    /// arguments back, for the builtin's resolution. A program's overload with a builtin's
+    /// exact parameter types is the definition of that declaration, as in clang, so it wins
+    /// a tie.
+    fn program_overload(
+        &mut self,
+        name: &Arc<str>,
+        values: Vec<Expr>,
+        span: Span,
+    ) -> Result<Option<Expr>, Vec<Expr>> {
+        let Some(ids) = self.builtin_overloads.get(name) else {
+            return Err(values);
+        };
+        let cost_of = |params: &[Type]| -> Option<u32> {
+            if params.len() != values.len() {
+                return None;
+            }
+            params
+                .iter()
+                .zip(&values)
+                .map(|(p, v)| argument_cost(v, p))
+                .sum()
+        };
+        let mut best: Vec<(FuncId, u32)> = Vec::new();
+        for &id in ids {
+            let f = &self.program.functions[id.0 as usize];
+            let params: Vec<Type> = f.locals[..f.params as usize]
+                .iter()
+                .map(|l| l.ty.ty.clone())
+                .collect();
+            let Some(cost) = cost_of(&params) else {
+                continue;
+            };
+            match best.first() {
+                Some(&(_, c)) if cost > c => {}
+                Some(&(_, c)) if cost == c => best.push((id, cost)),
+                _ => best = vec![(id, cost)],
+            }
+        }
+        let Some(&(id, cost)) = best.first() else {
+            return Err(values);
+        };
+        let builtin_best = signatures::overloads(name)
+            .iter()
+            .filter_map(|s| {
+                let params: Vec<Type> = s.params.iter().map(from_btype).collect();
+                cost_of(&params)
+            })
+            .min();
+        if builtin_best.is_some_and(|b| b < cost) {
+            return Err(values);
+        }
+        if best.len() > 1 {
+            let arg_types = values
+                .iter()
+                .map(|v| v.ty.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error(span, format!("call to '{name}({arg_types})' is ambiguous"));
+            return Ok(None);
+        }
+        let f = &self.program.functions[id.0 as usize];
+        let params: Vec<QualType> = f.locals[..f.params as usize]
+            .iter()
+            .map(|l| l.ty.clone())
+            .collect();
+        let ret = f.ret.clone();
+        let mut converted = Vec::with_capacity(values.len());
+        for (v, p) in values.into_iter().zip(&params) {
+            let s = v.span;
+            match self.assignment_conversion(v, &p.ty, s) {
+                Some(v) => converted.push(v),
+                None => return Ok(None),
+            }
+        }
+        let state = self.func();
+        if !state.callees.contains(&id) {
+            state.callees.push(id);
+        }
+        Ok(Some(Expr {
+            kind: ExprKind::Call {
+                func: id,
+                args: converted,
+            },
+            ty: ret,
+            span,
+        }))
     }
 
     /// "read_image* ... behavior is undefined for write_only images" and the mirror rule
@@ -342,24 +527,7 @@ impl Analyzer<'_> {
         values: Vec<Expr>,
         span: Span,
     ) -> Option<Expr> {
-        let mut parts = rest.split('_');
-        let type_name = parts.next().unwrap_or("");
-        let mut saturate = false;
-        let mut rounding = Rounding::Default;
-        let mut ok = true;
-        for (i, p) in parts.enumerate() {
-            match p {
-                "sat" if i == 0 => saturate = true,
-                "rte" if rounding == Rounding::Default => rounding = Rounding::Rte,
-                "rtz" if rounding == Rounding::Default => rounding = Rounding::Rtz,
-                "rtp" if rounding == Rounding::Default => rounding = Rounding::Rtp,
-                "rtn" if rounding == Rounding::Default => rounding = Rounding::Rtn,
-                _ => ok = false,
-            }
-        }
-        let target = Type::vector_from_name(type_name)
-            .or_else(|| Scalar::from_name(type_name).map(Type::Scalar));
-        let Some(target) = target.filter(|t| ok && t.element() != Some(Scalar::Bool)) else {
+        let Some((target, saturate, rounding)) = convert_target(rest) else {
             self.error(
                 span,
                 format!("implicit declaration of function '{name}' is invalid in OpenCL"),
@@ -404,9 +572,7 @@ impl Analyzer<'_> {
         values: Vec<Expr>,
         span: Span,
     ) -> Option<Expr> {
-        let target =
-            Type::vector_from_name(rest).or_else(|| Scalar::from_name(rest).map(Type::Scalar));
-        let Some(target) = target.filter(|t| t.element() != Some(Scalar::Bool)) else {
+        let Some(target) = as_target(rest) else {
             self.error(
                 span,
                 format!("implicit declaration of function '{name}' is invalid in OpenCL"),

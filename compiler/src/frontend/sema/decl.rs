@@ -609,7 +609,8 @@ impl Analyzer<'_> {
                 continue;
             }
             if let Type::Function(f) = &declared.ty.ty {
-                self.declare_function(&name, f, specs.kernel, span);
+                let overloadable = overloadable(&specs, &init.declarator);
+                self.declare_function(&name, f, specs.kernel, overloadable, span);
                 continue;
             }
             self.global_variable(name, declared.ty, init.init.as_ref(), span);
@@ -664,8 +665,12 @@ impl Analyzer<'_> {
         name: &Arc<str>,
         f: &FunctionType,
         kernel: bool,
+        overloadable: bool,
         span: Span,
     ) -> FuncId {
+        if overloadable && super::builtin::is_builtin(name) {
+            return self.declare_builtin_overload(name, f, kernel, span);
+        }
         if let Some(Symbol::Function(id)) = self.scopes[0].names.get(name) {
             let id = *id;
             let old = &self.program.functions[id.0 as usize];
@@ -681,6 +686,55 @@ impl Analyzer<'_> {
                 format!("'{name}' is an OpenCL C builtin function and cannot be redeclared"),
             );
         }
+        let id = self.new_function(name, f, kernel, span);
+        self.scopes[0]
+            .names
+            .insert(Arc::clone(name), Symbol::Function(id));
+        id
+    }
+
+    /// An `__attribute__((overloadable))` function named like a builtin: one more overload
+    /// of the name, as in clang (opencl-c.h declares the builtins overloadable). A
+    /// declaration with the parameter types of an earlier one is that function again.
+    fn declare_builtin_overload(
+        &mut self,
+        name: &Arc<str>,
+        f: &FunctionType,
+        kernel: bool,
+        span: Span,
+    ) -> FuncId {
+        let earlier = self.builtin_overloads.get(name).and_then(|ids| {
+            ids.iter().copied().find(|id| {
+                let old = &self.program.functions[id.0 as usize];
+                old.params as usize == f.params.len()
+                    && old.locals[..f.params.len()]
+                        .iter()
+                        .zip(&f.params)
+                        .all(|(l, p)| l.ty.ty == p.ty)
+            })
+        });
+        if let Some(id) = earlier {
+            if self.program.functions[id.0 as usize].ret != f.ret.ty {
+                self.error(span, format!("conflicting types for '{name}'"));
+            }
+            return id;
+        }
+        let id = self.new_function(name, f, kernel, span);
+        self.builtin_overloads
+            .entry(Arc::clone(name))
+            .or_default()
+            .push(id);
+        id
+    }
+
+    /// A new function of the program, not yet in any scope.
+    fn new_function(
+        &mut self,
+        name: &Arc<str>,
+        f: &FunctionType,
+        kernel: bool,
+        span: Span,
+    ) -> FuncId {
         let id = FuncId(self.program.functions.len() as u32);
         let locals = f
             .params
@@ -702,9 +756,6 @@ impl Analyzer<'_> {
             labels: 0,
             span,
         });
-        self.scopes[0]
-            .names
-            .insert(Arc::clone(name), Symbol::Function(id));
         id
     }
 
@@ -725,7 +776,8 @@ impl Analyzer<'_> {
         if let Some((StorageClass::Extern | StorageClass::Typedef, span)) = specs.storage {
             self.error(span, "invalid storage class for a function definition");
         }
-        let id = self.declare_function(&name, &f, specs.kernel, name_span);
+        let overloadable = overloadable(&specs, &def.declarator);
+        let id = self.declare_function(&name, &f, specs.kernel, overloadable, name_span);
         if self.program.functions[id.0 as usize].body.is_some() {
             self.error(name_span, format!("redefinition of '{name}'"));
             return;
@@ -977,12 +1029,16 @@ impl Analyzer<'_> {
             }
             if let Type::Function(f) = &declared.ty.ty {
                 let f = (**f).clone();
-                let id = self.declare_function(&name, &f, specs.kernel, span);
-                self.scopes
-                    .last_mut()
-                    .expect("scope")
-                    .names
-                    .insert(name, Symbol::Function(id));
+                let overloadable = overloadable(&specs, &init.declarator);
+                let id = self.declare_function(&name, &f, specs.kernel, overloadable, span);
+                // An overload of a builtin's name is found by the call, not by the scope.
+                if !(overloadable && super::builtin::is_builtin(&name)) {
+                    self.scopes
+                        .last_mut()
+                        .expect("scope")
+                        .names
+                        .insert(name, Symbol::Function(id));
+                }
                 continue;
             }
             let mut ty = declared.ty;
@@ -1388,4 +1444,14 @@ fn arg_type_name(ty: &QualType) -> String {
         ),
         other => other.to_string(),
     }
+}
+
+/// Whether a function declaration carries `__attribute__((overloadable))`, before the
+/// declarator or after it.
+fn overloadable(specs: &Specs, declarator: &ast::Declarator) -> bool {
+    specs
+        .attributes
+        .iter()
+        .chain(&declarator.attributes)
+        .any(|a| matches!(&*a.name.name, "overloadable" | "__overloadable__"))
 }

@@ -129,6 +129,10 @@ struct Analyzer<'d> {
     scopes: Vec<Scope>,
     program: tir::Program,
     current: Option<FunctionState>,
+    /// The program's `__attribute__((overloadable))` functions named like a builtin
+    /// (clang's opencl-c.h declares every builtin overloadable, so a program may add
+    /// overloads): calls of the name choose among them and the builtin's overloads.
+    builtin_overloads: HashMap<Arc<str>, Vec<FuncId>>,
 }
 
 /// The fence flags and other constants OpenCL C predefines as enumeration constants.
@@ -183,6 +187,7 @@ impl<'d> Analyzer<'d> {
             scopes: vec![file_scope],
             program: tir::Program::default(),
             current: None,
+            builtin_overloads: HashMap::new(),
         }
     }
 

@@ -68,6 +68,8 @@ fn guarded<R>(name: &'static str, body: impl FnOnce() -> ClResult<R>) -> Result<
 
 /// `CLIFT_LOG=api`: the entry point and its status; a failure names the check that failed.
 fn log_call(name: &str, error: Option<cl_int>) {
+    let call = crate::trace::take_arguments(name);
+    let name = call.as_deref().unwrap_or(name);
     match error {
         None => clift_log!(Api, Info, "{name} -> CL_SUCCESS"),
         Some(code) => {

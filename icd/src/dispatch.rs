@@ -18,10 +18,12 @@ macro_rules! entry_points {
             ..IcdDispatch::EMPTY
         };
 
-        /// The address of the entry point called `name`, or NULL.
+        /// The address of the entry point called `name`, or NULL; the table's entries are
+        /// taken from the installed [`table`] (the loader calls some of them through these
+        /// addresses).
         pub fn lookup(name: &str) -> *mut c_void {
             match name {
-                $(stringify!($name) => api::$name as *mut c_void,)*
+                $(stringify!($name) => table().$name.map_or(std::ptr::null_mut(), |f| f as *mut c_void),)*
                 $(stringify!($ext) => api::$ext as *mut c_void,)*
                 _ => std::ptr::null_mut(),
             }
@@ -30,6 +32,22 @@ macro_rules! entry_points {
         /// The names of every entry point, dispatch table first.
         pub const ENTRY_POINT_NAMES: &[&str] = &[$(stringify!($name),)* $(stringify!($ext),)*];
     };
+}
+
+/// The table the platform installs: [`crate::trace::TRACED`] while `CLIFT_LOG=api` is on
+/// (its entry points record their arguments for the log), else [`DISPATCH`].
+pub fn table() -> &'static IcdDispatch {
+    use clift_runtime::log::{Category, Level, enabled};
+    if enabled(Category::Api, Level::Error) {
+        &crate::trace::TRACED
+    } else {
+        &DISPATCH
+    }
+}
+
+/// Whether `table` is one of clift's dispatch tables (a handle's first word).
+pub fn is_ours(table: *const IcdDispatch) -> bool {
+    std::ptr::eq(table, &DISPATCH) || std::ptr::eq(table, &crate::trace::TRACED)
 }
 
 entry_points! {

@@ -21,8 +21,6 @@ use clift_runtime::sampler::Sampler;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
-use crate::dispatch::DISPATCH;
-
 /// A runtime object that the C API names by handle.
 ///
 /// The API's handle types (`cl_context`, `cl_device_id`, ...) are all untyped pointers in the
@@ -65,7 +63,7 @@ pub(crate) fn object<'a, T: Handled>(raw: *mut c_void) -> ClResult<&'a T> {
     // the first word can be read. The rest of the header is read only once the dispatch
     // pointer proved the object is ours.
     let header = unsafe { &*raw.cast::<Header>() };
-    if !std::ptr::eq(header.dispatch(), &DISPATCH) {
+    if !crate::dispatch::is_ours(header.dispatch()) {
         return fail(T::INVALID);
     }
     if !header.is(T::KIND) || header.api_refs() == 0 {

@@ -20,3 +20,4 @@ pub mod dispatch;
 mod exit_report;
 mod handle;
 mod info;
+mod trace;

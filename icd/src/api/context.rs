@@ -16,7 +16,8 @@ use crate::handle;
 use crate::info::{InfoValue, answer};
 
 /// The C type of `pfn_notify`.
-type ContextNotify = Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
+pub(crate) type ContextNotify =
+    Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
 
 /// Reads and checks a zero-terminated context property list.
 ///

@@ -3,7 +3,7 @@
 //! Each function validates its arguments (the spec's sentence for each error beside the
 //! check), calls the runtime, and returns the result through `boundary`.
 
-mod context;
+pub(crate) mod context;
 mod device;
 mod event;
 mod extension;
@@ -12,7 +12,7 @@ mod kernel;
 mod launch;
 mod memory;
 mod platform;
-mod program;
+pub(crate) mod program;
 mod queue;
 mod sampler;
 mod sync;

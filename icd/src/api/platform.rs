@@ -12,7 +12,7 @@ use crate::info::{InfoValue, answer};
 
 /// The platform, with the dispatch table installed before it is first created.
 pub(crate) fn the_platform() -> &'static Platform {
-    clift_runtime::object::install_dispatch(&crate::dispatch::DISPATCH);
+    clift_runtime::object::install_dispatch(crate::dispatch::table());
     Platform::get()
 }
 

@@ -23,7 +23,7 @@ use crate::handle;
 use crate::info::{InfoValue, answer};
 
 /// The C type of the `pfn_notify` of `clBuildProgram`, `clCompileProgram`, `clLinkProgram`.
-type BuildNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
+pub(crate) type BuildNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
 
 /// The program behind a handle, its context noted as the one this call concerns.
 pub(crate) fn program<'a>(handle: cl_program) -> ClResult<&'a Program> {

@@ -136,13 +136,13 @@ kernel void mandelbrot(global int *out, int width, int height, int max_iter) {
 "#;
 
 /// A program, its kernels, and the buffers of one driver.
-struct Bench<'a> {
+pub(crate) struct Bench<'a> {
     d: &'a Driver,
     program: cl_program,
 }
 
 impl<'a> Bench<'a> {
-    fn build(d: &'a Driver, source: &str) -> Result<Bench<'a>, String> {
+    pub(crate) fn build(d: &'a Driver, source: &str) -> Result<Bench<'a>, String> {
         let api = &d.api;
         let text = CString::new(source).map_err(|e| e.to_string())?;
         let mut status = CL_SUCCESS;
@@ -163,7 +163,7 @@ impl<'a> Bench<'a> {
         Ok(Bench { d, program })
     }
 
-    fn kernel(&self, name: &str) -> Result<cl_kernel, String> {
+    pub(crate) fn kernel(&self, name: &str) -> Result<cl_kernel, String> {
         let api = &self.d.api;
         let name = CString::new(name).map_err(|e| e.to_string())?;
         let mut status = CL_SUCCESS;
@@ -177,7 +177,7 @@ impl<'a> Bench<'a> {
     }
 
     /// Sets argument `i` to the bytes of `value` (or local memory of `local` bytes).
-    fn arg<T>(&self, k: cl_kernel, i: u32, value: &T) {
+    pub(crate) fn arg<T>(&self, k: cl_kernel, i: u32, value: &T) {
         let api = &self.d.api;
         // SAFETY: `value` is `size_of::<T>()` bytes.
         unsafe { entry!(api.clSetKernelArg)(k, i, size_of::<T>(), (value as *const T).cast()) };

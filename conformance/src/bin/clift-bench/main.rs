@@ -17,6 +17,7 @@
 
 mod driver;
 mod kernels;
+mod launch;
 mod report;
 mod transfer;
 
@@ -81,6 +82,7 @@ fn main() {
 
     let mut table = Table::new(drivers.iter().map(|d| d.label()).collect());
     transfer::run(&drivers, effort, &mut table);
+    launch::run(&drivers, effort, &mut table);
     kernels::run(&drivers, effort, &mut table);
 
     let devices: Vec<String> = drivers

@@ -1,0 +1,167 @@
+//! Kernel-launch figures: what a launch costs when the kernel does (almost) nothing.
+//!
+//! - an empty kernel of one work-item, `clEnqueueNDRangeKernel` + `clFinish`;
+//! - a burst of tiny kernels on an in-order queue: the enqueue calls alone (per kernel), and
+//!   the whole burst to its `clFinish` (kernels per second);
+//! - a 64-work-item kernel with four buffer arguments, enqueue + `clFinish`.
+
+use std::ptr::{null, null_mut};
+use std::time::Instant;
+
+use clift_conformance::entry;
+use opencl_sys::*;
+
+use crate::Effort;
+use crate::driver::Driver;
+use crate::kernels::Bench;
+use crate::report::{Better, Table};
+
+const SECTION: &str = "Runtime: kernel launch";
+const BURST: usize = 10_000;
+
+const SOURCE: &str = "kernel void empty(void) {}\n\
+    kernel void tiny(global int *a) { a[get_global_id(0)] += 1; }\n\
+    kernel void four(global float *a, global const float *b, global const float *c,\n\
+                     global float *d) {\n\
+      size_t i = get_global_id(0);\n\
+      a[i] = b[i] + c[i]; d[i] = b[i] * c[i];\n\
+    }\n";
+
+pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
+    let n = effort.latency_iterations;
+    let per = |f: &dyn Fn(&Driver) -> Result<f64, String>| -> Vec<Option<f64>> {
+        drivers
+            .iter()
+            .map(|d| {
+                f(d).map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
+                    .ok()
+            })
+            .collect()
+    };
+    let empty = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("empty")?;
+        let t = launches(d, k, 1, n)?;
+        release(d, k);
+        Ok(t * 1e6)
+    });
+    table.add(
+        SECTION,
+        "empty 1-item kernel: enqueue + clFinish",
+        "µs",
+        Better::Lower,
+        empty,
+        None,
+    );
+    let four = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("four")?;
+        let buffers: Vec<cl_mem> = (0..4).map(|_| d.buffer(64 * 4)).collect::<Result<_, _>>()?;
+        for (i, b) in buffers.iter().enumerate() {
+            bench.arg(k, i as u32, b);
+        }
+        let t = launches(d, k, 64, n);
+        release(d, k);
+        buffers.into_iter().for_each(|b| d.release(b));
+        Ok(t? * 1e6)
+    });
+    table.add(
+        SECTION,
+        "64-item kernel, 4 buffer arguments: enqueue + clFinish",
+        "µs",
+        Better::Lower,
+        four,
+        None,
+    );
+    let bursts: Vec<Option<(f64, f64)>> = drivers
+        .iter()
+        .map(|d| {
+            burst(d)
+                .map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
+                .ok()
+        })
+        .collect();
+    table.add(
+        SECTION,
+        format!("burst of {BURST} tiny kernels: enqueue only, per kernel"),
+        "µs",
+        Better::Lower,
+        bursts
+            .iter()
+            .map(|b| b.map(|(enqueue, _)| enqueue))
+            .collect(),
+        None,
+    );
+    table.add(
+        SECTION,
+        format!("burst of {BURST} tiny kernels: enqueue to clFinish"),
+        "kernels/s",
+        Better::Higher,
+        bursts.iter().map(|b| b.map(|(_, rate)| rate)).collect(),
+        None,
+    );
+}
+
+/// The mean time of `count` launches of `k` over `items` work-items, each waited for.
+fn launches(d: &Driver, k: cl_kernel, items: usize, count: usize) -> Result<f64, String> {
+    // A first launch outside the timing (PoCL finishes code generation there).
+    enqueue(d, k, items)?;
+    d.finish();
+    let start = Instant::now();
+    for _ in 0..count {
+        enqueue(d, k, items)?;
+        d.finish();
+    }
+    Ok(start.elapsed().as_secs_f64() / count as f64)
+}
+
+/// A burst of [`BURST`] launches of a one-item kernel: the enqueue calls' time per kernel
+/// (µs), and kernels per second from the first enqueue to `clFinish`.
+fn burst(d: &Driver) -> Result<(f64, f64), String> {
+    let bench = Bench::build(d, SOURCE)?;
+    let k = bench.kernel("tiny")?;
+    let buffer = d.buffer(4)?;
+    bench.arg(k, 0, &buffer);
+    enqueue(d, k, 1)?;
+    d.finish();
+    let start = Instant::now();
+    for _ in 0..BURST {
+        enqueue(d, k, 1)?;
+    }
+    let enqueued = start.elapsed().as_secs_f64();
+    d.finish();
+    let total = start.elapsed().as_secs_f64();
+    release(d, k);
+    d.release(buffer);
+    Ok((enqueued * 1e6 / BURST as f64, BURST as f64 / total))
+}
+
+fn enqueue(d: &Driver, k: cl_kernel, items: usize) -> Result<(), String> {
+    let api = &d.api;
+    let global = [items];
+    // SAFETY: a one-dimensional range; the queue is the driver's; no events.
+    let status = unsafe {
+        entry!(api.clEnqueueNDRangeKernel)(
+            d.queue,
+            k,
+            1,
+            null(),
+            global.as_ptr(),
+            null(),
+            0,
+            null(),
+            null_mut(),
+        )
+    };
+    if status == CL_SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("clEnqueueNDRangeKernel: {status}"))
+    }
+}
+
+fn release(d: &Driver, k: cl_kernel) {
+    let api = &d.api;
+    // SAFETY: a kernel this module created.
+    unsafe { entry!(api.clReleaseKernel)(k) };
+}

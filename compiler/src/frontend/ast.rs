@@ -481,6 +481,10 @@ pub enum ExprKind {
     /// decide whether postfix operators after the list bind to the cast (they do for a
     /// vector literal, as in clang) or to the parenthesized expression (C).
     ParenList(Vec<Expr>),
+    /// GNU statement expression `({ int t = x; t * 2; })`: the block runs, and the value of
+    /// its last statement, if that is an expression statement, is the value (else `void`).
+    /// clang accepts it in OpenCL C, and macro libraries use it.
+    StmtExpr(Block),
     Call {
         callee: Box<Expr>,
         args: Vec<Expr>,

@@ -413,6 +413,10 @@ impl Writer {
                 self.open("paren");
                 self.expr(inner);
             }
+            ExprKind::StmtExpr(b) => {
+                self.open("statement-expression");
+                self.block(b);
+            }
             ExprKind::ParenList(items) => {
                 self.open("paren-list");
                 for i in items {

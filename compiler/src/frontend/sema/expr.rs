@@ -26,6 +26,35 @@ fn expr(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr { kind, ty, span }
 }
 
+/// Whether `e` is a null pointer constant (C99 6.3.2.3): an integer constant expression
+/// with the value 0, or one cast to `void *`. It converts to a pointer of any address
+/// space (clang accepts `local_ptr == NULL`; `NULL` is `((void*)0)`, a private pointer).
+pub(super) fn is_null_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Convert {
+            kind: ConvertKind::IntToPointer,
+            operand,
+        } => matches!(&e.ty, Type::Pointer(p) if p.ty.is_void()) && is_null_constant(operand),
+        _ => {
+            e.ty.is_integer()
+                && e.ty.scalar().is_some()
+                && matches!(fold(e), Some(Constant::Int(v)) if v[0] == 0)
+        }
+    }
+}
+
+/// The null pointer of type `to` (a pointer type), for a null pointer constant at `span`.
+fn null_pointer(to: &Type, span: Span) -> Expr {
+    expr(
+        ExprKind::Convert {
+            kind: ConvertKind::IntToPointer,
+            operand: Box::new(Expr::int_const(0, Scalar::ULong, span)),
+        },
+        to.clone(),
+        span,
+    )
+}
+
 impl Analyzer<'_> {
     /// An expression used as a value.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Option<Expr> {
@@ -120,6 +149,9 @@ impl Analyzer<'_> {
                 )
             }
             ast::ExprKind::Paren(inner) => self.operand(inner),
+            ast::ExprKind::StmtExpr(block) => {
+                self.statement_expression(block, span).map(Operand::Value)
+            }
             ast::ExprKind::ParenList(items) => {
                 // Outside a cast, a parenthesized list is the comma operator.
                 let mut result: Option<Expr> = None;
@@ -351,10 +383,9 @@ impl Analyzer<'_> {
             );
             return None;
         }
-        if matches!(ty, Type::Image(_) | Type::Sampler | Type::Event) {
-            self.error(span, format!("invalid application of 'sizeof' to '{ty}'"));
-            return None;
-        }
+        // sizeof of `bool`, the image types, `sampler_t` and `event_t` is implementation-
+        // defined (6.3.k); clift gives clang's values on 64-bit targets: images and
+        // `event_t` are pointers (8), `sampler_t` an `int` (4).
         Some(Operand::Value(Expr::int_const(
             ty.size(),
             Scalar::ULong,
@@ -675,11 +706,12 @@ impl Analyzer<'_> {
                         self.error(span, format!("illegal vector component name '{c}'"));
                         return None;
                     };
-                    if n > 4 {
-                        self.error(span, format!("vector component name '{c}' is not valid for a vector of {n} elements; use s0-sF"));
-                        return None;
-                    }
                     v.push(i as u8);
+                }
+                if n > 4 {
+                    // 6.1.7 allows `xyzw` only on vectors of up to 4 components, but clang
+                    // (and the CTS's own kernels) read the first four lanes of wider ones.
+                    self.warning(span, format!("vector component name '{name}' on a vector of {n} elements is an extension (OpenCL C 1.2 allows s0-sF only)"));
                 }
                 v
             }
@@ -963,19 +995,10 @@ impl Analyzer<'_> {
                 self.error(span, format!("invalid conversion between vector types '{}' and '{target}' (use convert_{target} or as_{target})", value.ty));
                 None
             }
+            (from, Type::Vector(..)) if from.scalar() == Some(Scalar::Bool) => {
+                Some(self.bool_splat(value, target, span))
+            }
             (from, Type::Vector(elem, _)) if from.scalar().is_some() => {
-                if from.scalar() == Some(Scalar::Bool) && elem.is_integer() {
-                    // "(uchar4)true: every lane 0xff" (6.2.2).
-                    let v = self.convert_scalar(value, Scalar::Bool);
-                    return Some(self.folded(expr(
-                        ExprKind::Convert {
-                            kind: ConvertKind::BoolSplat,
-                            operand: Box::new(v),
-                        },
-                        target.clone(),
-                        span,
-                    )));
-                }
                 let lane = self.convert_scalar(value, *elem);
                 Some(self.folded(expr(
                     ExprKind::Convert {
@@ -1039,6 +1062,32 @@ impl Analyzer<'_> {
                 None
             }
         }
+    }
+
+    /// A `bool` repeated into every lane of the vector type `target`: -1 (all bits set) for
+    /// true, 0 for false ("When casting a bool to a vector integer data type, the vector
+    /// components will be set to -1", 6.2.2). clang does this for every scalar-to-vector
+    /// splat of a `bool` (casts, `(T)(b)`, initialization, assignment, arguments, `return`),
+    /// and for a float vector too: `(float4)true` is -1.0f in every lane.
+    fn bool_splat(&mut self, value: Expr, target: &Type, span: Span) -> Expr {
+        let Type::Vector(elem, n) = *target else {
+            return value;
+        };
+        let value = self.convert_scalar(value, Scalar::Bool);
+        let mask_ty = if elem.is_integer() {
+            target.clone()
+        } else {
+            Type::Vector(Scalar::Int, n)
+        };
+        let mask = self.folded(expr(
+            ExprKind::Convert {
+                kind: ConvertKind::BoolSplat,
+                operand: Box::new(value),
+            },
+            mask_ty,
+            span,
+        ));
+        self.convert_lanes(mask, target)
     }
 
     /// Converts a scalar value to another scalar type (C's conversion; `bool` gets 0/1).
@@ -1130,6 +1179,9 @@ impl Analyzer<'_> {
                 );
                 None
             }
+            (from, Type::Vector(..)) if from.scalar() == Some(Scalar::Bool) => {
+                Some(self.bool_splat(value, to, span))
+            }
             (from, Type::Vector(..)) if from.scalar().is_some() => {
                 Some(self.operand_for(value, to))
             }
@@ -1138,6 +1190,9 @@ impl Analyzer<'_> {
                 let mut v = self.convert_scalar(value, s);
                 v.ty = to.clone();
                 Some(v)
+            }
+            (Type::Pointer(_), Type::Pointer(_)) if is_null_constant(&value) => {
+                Some(null_pointer(to, value.span))
             }
             (Type::Pointer(a), Type::Pointer(b)) => {
                 if a.space != b.space {
@@ -1194,6 +1249,12 @@ impl Analyzer<'_> {
                 ))
             }
             (Type::Record(a), Type::Record(b)) if Arc::ptr_eq(a, b) => Some(value),
+            // `event_t e = 0;`: clang accepts a zero constant as the null event.
+            (_, Type::Event) if is_null_constant(&value) => Some(expr(
+                ExprKind::Const(Constant::Int(vec![0])),
+                Type::Event,
+                span,
+            )),
             // `const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | ...;` (6.12.14.1).
             (_, Type::Sampler) if super::builtin::sampler_constant(&value).is_some() => {
                 let bits = super::builtin::sampler_constant(&value)?;
@@ -1509,10 +1570,16 @@ impl Analyzer<'_> {
                 _,
                 _,
             ) => {
-                let null = |e: &Expr| {
-                    e.ty.is_integer() && matches!(fold(e), Some(Constant::Int(v)) if v[0] == 0)
-                };
+                let null = is_null_constant;
                 let (l, r) = match (l.ty.is_pointer(), r.ty.is_pointer()) {
+                    (true, true) if null(&r) => {
+                        let r = null_pointer(&l.ty, r.span);
+                        (l, r)
+                    }
+                    (true, true) if null(&l) => {
+                        let l = null_pointer(&r.ty, l.span);
+                        (l, r)
+                    }
                     (true, true) => {
                         let (Type::Pointer(a), Type::Pointer(b)) = (&l.ty, &r.ty) else {
                             return None;
@@ -1725,6 +1792,9 @@ impl Analyzer<'_> {
             a.ty.clone()
         } else if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
             self.common_type(&a, &b, span)?
+        } else if b.ty.is_pointer() && is_null_constant(&a) {
+            // `c ? NULL : local_ptr`: the null side takes the other side's type.
+            b.ty.clone()
         } else if a.ty.is_pointer() {
             a.ty.clone()
         } else if b.ty.is_pointer() {

@@ -290,3 +290,57 @@ fn logs_stay_quiet_for_accepted_forms() {
     );
     assert!(!log.contains("error"), "{log}");
 }
+
+#[test]
+fn statement_expressions_in_steps_late_conditions_and_short_circuits() {
+    let out = ints(
+        "int side(int *n) { return ({ *n += 1; *n; }); }
+        kernel void k(global int *out) {
+            int seen = 0, i;
+            for (i = 0; i < 10; ({ i++; })) {
+                if (i == 2) continue;
+                if (i == 5) break;
+                seen += 1 << i;
+            }
+            out[0] = seen; out[1] = i;
+            int n = 0, k = 0;
+            do { n += 10; } while (({ k++; k < 3; }));
+            out[2] = n; out[3] = k;
+            int c = 0;
+            int a = 0 && ({ c += 1; 1; });
+            int b = 1 || ({ c += 2; 1; });
+            int d = 1 && ({ c += 4; 0; });
+            int e = 0 || ({ c += 8; 5; });
+            out[4] = c; out[5] = a; out[6] = b; out[7] = d; out[8] = e;
+            int m = 0;
+            out[9] = (m++, ({ m *= 10; m; }));
+            int z = 0;
+            out[10] = side(&z) + side(&z);
+            int w = 1;
+            w ? ({ out[11] = 11; }) : ({ out[11] = 12; });
+        }",
+        12,
+    );
+    assert_eq!(out, [1 + 2 + 8 + 16, 5, 30, 3, 12, 0, 1, 0, 1, 10, 3, 11]);
+}
+
+#[test]
+fn statement_expression_diagnostics() {
+    let fails =
+        |source: &str, message: &str| match build("test.cl", source, &BuildOptions::default()) {
+            Ok(_) => panic!("built: {source}"),
+            Err(log) => assert!(log.contains(message), "{log}"),
+        };
+    fails(
+        "constant int g = ({ 1; });\nkernel void k(global int *o) { o[0] = g; }",
+        "test.cl:1:18: error: statement expression not allowed at file scope",
+    );
+    fails(
+        "kernel void k(global int *o) { o[0] = ({ int t = 1; }); }",
+        "assigning to 'int' from incompatible type 'void'",
+    );
+    fails(
+        "kernel void k(global int *o) { int x = ({ int t = 1; t; }); o[0] = t; }",
+        "use of undeclared identifier 't'",
+    );
+}

@@ -92,6 +92,40 @@ fn bool_to_vector_gives_minus_one() {
     assert_eq!(c, ints(&[0xff; 4], Scalar::UChar));
     let (c, _) = folded("kernel void k() { int2 v = (int2)false; }");
     assert_eq!(c, ints(&[0, 0], Scalar::Int));
+    // clang splats a bool as -1 in initialization and assignment too, and to float lanes.
+    let (c, _) = folded("kernel void k() { short4 v = true; }");
+    assert_eq!(c, ints(&[-1; 4], Scalar::Short));
+    let (c, _) = folded("kernel void k() { float2 v = (float2)(true); }");
+    assert_eq!(c, Constant::Float(vec![-1.0, -1.0]));
+    // `1 == 1` is an int, and a literal's components convert as scalars: 1.
+    let (c, _) = folded("kernel void k() { int4 v = (int4)(1 == 1); }");
+    assert_eq!(c, ints(&[1; 4], Scalar::Int));
+    let (c, _) = folded("kernel void k() { int4 v = (int4)(1, true, 0, 0); }");
+    assert_eq!(c, ints(&[1, 1, 0, 0], Scalar::Int));
+}
+
+#[test]
+fn folding_keeps_side_effects() {
+    // A comma whose left side has an effect is not a constant, whatever its right side.
+    for source in [
+        "kernel void k() { int g; int x = ((g = 0), 7); }",
+        "kernel void k() { int g; int x = (int)(float)(g++, 2.5f); }",
+        "kernel void k() { int g; int x = (g = 1, 0) ? 1 : 2; }",
+        "kernel void k() { int g; int x = 1 && (g = 1, 1); }",
+    ] {
+        let e = init_of(source);
+        assert!(!matches!(e.kind, ExprKind::Const(_)), "{source}: {e:?}");
+    }
+    // Without effects, it still folds (clang folds `(1, 2)` too).
+    let (c, _) = folded("kernel void k() { int x = ((1, 2), 3) + (0 ? 9 : 4); }");
+    assert_eq!(c, ints(&[7], Scalar::Int));
+    // An operand that is not evaluated may have effects: `1 || (g = 1)` is 1.
+    let (c, _) = folded("kernel void k() { int g; int x = 1 || (g = 1, 1); }");
+    assert_eq!(c, ints(&[1], Scalar::Int));
+    assert!(
+        log("kernel void k(global int *o) { int g; int a[(g = 1, 3)]; o[0] = a[0]; }")
+            .contains("error: expression is not an integer constant expression")
+    );
 }
 
 #[test]

@@ -344,3 +344,19 @@ fn statement_expression_diagnostics() {
         "use of undeclared identifier 't'",
     );
 }
+
+#[test]
+fn statement_expression_with_a_barrier() {
+    let k = compile(
+        "#define EXCHANGE(buf, v, i, n) ({ buf[i] = (v); barrier(CLK_LOCAL_MEM_FENCE); buf[((i) + 1) % (n)]; })
+        kernel void k(global int *out, local int *tmp) {
+            int lid = get_local_id(0);
+            int n = get_local_size(0);
+            out[get_global_id(0)] = EXCHANGE(tmp, lid * 10, lid, n) + 1;
+        }",
+    );
+    let mut out = vec![0i32; 16];
+    run_1d(&k[0], 16, 8, &[out.as_mut_ptr() as u64, 0], 8 * 4);
+    let expect: Vec<i32> = (0..16).map(|g| ((g % 8 + 1) % 8) * 10 + 1).collect();
+    assert_eq!(out, expect);
+}

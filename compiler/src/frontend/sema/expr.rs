@@ -700,9 +700,22 @@ impl Analyzer<'_> {
                 v
             }
             _ => {
+                // `xyzw`, or OpenCL C 3.0's `rgba`, which clang accepts in 1.2 with a
+                // warning; one swizzle uses one set.
+                let set = if name.starts_with(['r', 'g', 'b', 'a']) {
+                    self.warning(
+                        span,
+                        format!(
+                            "vector component name '{name}' is a feature from OpenCL version 3.0 onwards"
+                        ),
+                    );
+                    "rgba"
+                } else {
+                    "xyzw"
+                };
                 let mut v = Vec::new();
                 for c in name.chars() {
-                    let Some(i) = "xyzw".find(c) else {
+                    let Some(i) = set.find(c) else {
                         self.error(span, format!("illegal vector component name '{c}'"));
                         return None;
                     };

@@ -252,6 +252,16 @@ fn swizzles_as_values_and_targets() {
         log("kernel void k(float16 a) { float2 b = a.xs1; }")
             .contains("illegal vector component name 's'")
     );
+    let (c, _) = folded("kernel void k() { int2 v = (int4)(1, 2, 3, 4).ab; }");
+    assert_eq!(c, ints(&[4, 3], Scalar::Int));
+    assert!(
+        log("kernel void k(float4 a) { float b = a.r; }")
+            .contains("warning: vector component name 'r' is a feature from OpenCL version 3.0")
+    );
+    assert!(
+        log("kernel void k(float4 a) { float2 b = a.rx; }")
+            .contains("illegal vector component name 'x'")
+    );
     assert!(
         !log("kernel void k(float4 a) { a.xz = (float2)(1.0f, 2.0f); a.s3 = 0.0f; }")
             .contains("error")

@@ -360,3 +360,29 @@ fn statement_expression_with_a_barrier() {
     let expect: Vec<i32> = (0..16).map(|g| ((g % 8 + 1) % 8) * 10 + 1).collect();
     assert_eq!(out, expect);
 }
+
+#[test]
+fn typeof_in_statement_expression_macros() {
+    let out = ints(
+        "#define MAX(a, b) ({ __typeof__(a) a_ = (a); __typeof__(b) b_ = (b); a_ > b_ ? a_ : b_; })
+        #define SWAP(a, b) do { __typeof(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+        kernel void k(global int *out) {
+            float f = MAX(1.5f, 2.25f);
+            out[0] = (int)(f * 4.0f);
+            out[1] = sizeof(MAX((char)1, (char)2)) + 10 * sizeof(1 ? (uchar)1 : (uchar)2);
+            int x = 3, y = 4;
+            SWAP(x, y);
+            out[2] = x * 10 + y;
+            __typeof__(out[0]) z = 7;            /* the type of a global place: a private int */
+            out[3] = z + sizeof(__typeof__(z));
+            int arr[5];
+            out[4] = sizeof(__typeof__(arr));
+            __typeof__(int4) v = (int4)(1, 2, 3, 4);
+            out[5] = v.w + vec_step(__typeof__(v));
+            uchar u = 200;
+            out[6] = MAX(u, (uchar)100) + MAX(-1, -5);
+        }",
+        7,
+    );
+    assert_eq!(out, [9, 44, 43, 11, 20, 8, 199]);
+}

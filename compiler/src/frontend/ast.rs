@@ -162,6 +162,15 @@ pub enum TypeSpecifier {
     TypeName(Arc<str>),
     Struct(StructSpecifier),
     Enum(EnumSpecifier),
+    /// `__typeof__(expression)` or `__typeof__(type-name)`.
+    Typeof(Typeof),
+}
+
+/// The operand of `__typeof__`: the type of an expression (not evaluated), or a type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Typeof {
+    Expr(Box<Expr>),
+    Type(Box<TypeName>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

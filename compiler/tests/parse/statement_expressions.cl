@@ -6,3 +6,9 @@ kernel void k(global int *out, int x) {
     ({ });
     if (({ x > 0; })) out[3] = 1;
 }
+
+// `__typeof__` of an expression and of a type name, as statement-expression macros use it.
+kernel void t(global int *out) {
+    __typeof__(out[0]) a = ({ __typeof(int) b = 1; b; });
+    out[0] = a;
+}

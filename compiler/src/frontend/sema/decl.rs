@@ -251,6 +251,10 @@ impl Analyzer<'_> {
                 let t = self.enum_specifier(e)?;
                 plain(t, self)
             }
+            TypeSpecifier::Typeof(operand) => {
+                let t = self.typeof_type(operand)?;
+                plain(t, self)
+            }
             _ => {
                 self.error(word_span, "invalid combination of type specifiers");
                 None

@@ -1287,6 +1287,20 @@ impl Analyzer<'_> {
         }
     }
 
+    /// The type `__typeof__` names: its type operand's, or its expression operand's (not
+    /// evaluated; an array stays an array). Qualifiers and the address space are dropped,
+    /// so that `__typeof__(*global_ptr) t = ...;` declares a private variable, as macro
+    /// libraries expect.
+    pub(super) fn typeof_type(&mut self, operand: &ast::Typeof) -> Option<Type> {
+        match operand {
+            ast::Typeof::Type(t) => Some(self.type_name(t)?.ty),
+            ast::Typeof::Expr(e) => match self.operand(e)? {
+                Operand::Place(p) => Some(p.ty.ty),
+                Operand::Value(v) => Some(v.ty),
+            },
+        }
+    }
+
     /// Replaces a constant expression by its value.
     pub(super) fn folded(&mut self, e: Expr) -> Expr {
         if matches!(e.kind, ExprKind::Const(_)) {
@@ -1801,10 +1815,12 @@ impl Analyzer<'_> {
             );
             return None;
         }
-        let ty = if a.ty == b.ty {
-            a.ty.clone()
-        } else if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
+        // Arithmetic operands go through the usual arithmetic conversions even when their
+        // types are equal (C99 6.5.15p5): `c ? (char)1 : (char)2` is an `int`.
+        let ty = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
             self.common_type(&a, &b, span)?
+        } else if a.ty == b.ty {
+            a.ty.clone()
         } else if b.ty.is_pointer() && is_null_constant(&a) {
             // `c ? NULL : local_ptr`: the null side takes the other side's type.
             b.ty.clone()

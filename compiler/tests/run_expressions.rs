@@ -276,7 +276,7 @@ fn sizeof_of_opaque_types() {
         }",
         6,
     );
-    assert_eq!(out, [8, 4, 8, 8, 8, 8]);
+    assert_eq!(out, [8, 8, 8, 8, 8, 8]);
 }
 
 #[test]

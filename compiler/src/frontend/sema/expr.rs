@@ -384,8 +384,12 @@ impl Analyzer<'_> {
             return None;
         }
         // sizeof of `bool`, the image types, `sampler_t` and `event_t` is implementation-
-        // defined (6.3.k); clift gives clang's values on 64-bit targets: images and
-        // `event_t` are pointers (8), `sampler_t` an `int` (4).
+        // defined (6.3.k); clift gives current clang's values on 64-bit targets, where
+        // all of them are pointer-sized (`ASTContext::getTypeInfo`), even `sampler_t`,
+        // which clift holds as a 32-bit value.
+        if matches!(ty, Type::Sampler) {
+            return Some(Operand::Value(Expr::int_const(8, Scalar::ULong, span)));
+        }
         Some(Operand::Value(Expr::int_const(
             ty.size(),
             Scalar::ULong,

@@ -386,3 +386,26 @@ fn typeof_in_statement_expression_macros() {
     );
     assert_eq!(out, [9, 44, 43, 11, 20, 8, 199]);
 }
+
+#[test]
+fn statement_expressions_of_structs_with_goto_and_return() {
+    let out = ints(
+        "typedef struct { int a; float4 v; } S;
+        int first_over(global int *p, int n, int limit) {
+            return ({ int r = -1;
+                      for (int i = 0; i < n; i++) if (p[i] > limit) { r = i; goto done; }
+                      done: r; });
+        }
+        int early(int x) { int y = ({ if (x > 5) return 100; x * 2; }); return y + 1; }
+        kernel void k(global int *out) {
+            S s = ({ S t; t.a = 5; t.v = (float4)(1, 2, 3, 4); t; });
+            out[0] = s.a + (int)s.v.w;
+            out[1] = ({ S u = s; u.a += 1; u; }).a;
+            out[2] = 3; out[3] = 9; out[4] = 4;
+            out[5] = first_over(out + 2, 3, 5);
+            out[6] = early(2) * 1000 + early(9);
+        }",
+        7,
+    );
+    assert_eq!(out, [9, 6, 3, 9, 4, 1, 5100]);
+}

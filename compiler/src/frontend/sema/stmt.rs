@@ -53,6 +53,28 @@ impl Analyzer<'_> {
                 Ast::Expr(e) if last.pragmas.is_empty() => {
                     value = self.expr(e).map(|v| Some(Box::new(v))).ok_or(());
                 }
+                // `({ ... done: r; })`: clang looks through the labels to the expression.
+                Ast::Labeled {
+                    labels,
+                    body: inner,
+                } if matches!(inner.kind, Ast::Expr(_)) => {
+                    let placed = ast::Stmt {
+                        kind: Ast::Labeled {
+                            labels: labels.clone(),
+                            body: Box::new(ast::Stmt {
+                                kind: Ast::Null,
+                                pragmas: Vec::new(),
+                                span: inner.span,
+                            }),
+                        },
+                        pragmas: last.pragmas.clone(),
+                        span: last.span,
+                    };
+                    self.statement(&placed, &mut body);
+                    if let Ast::Expr(e) = &inner.kind {
+                        value = self.expr(e).map(|v| Some(Box::new(v))).ok_or(());
+                    }
+                }
                 _ => self.statement(last, &mut body),
             }
         }

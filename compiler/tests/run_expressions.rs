@@ -409,3 +409,22 @@ fn statement_expressions_of_structs_with_goto_and_return() {
     );
     assert_eq!(out, [9, 6, 3, 9, 4, 1, 5100]);
 }
+
+#[test]
+fn statement_expressions_run_after_the_operands_before_them() {
+    let out = ints(
+        "int pair(int a, int b) { return a * 100 + b; }
+        kernel void k(global int *out) {
+            int x = 1;
+            out[0] = x + ({ x = 5; 1; });          /* clang: 1 + 1 */
+            int i = 1;
+            out[1] = pair(i++, ({ i * 10; }));     /* clang: pair(1, 20) */
+            int y = 2;
+            int4 v = (int4)(y, ({ y = 7; y; }), y, 0);
+            out[2] = v.x * 100 + v.y * 10 + v.z;
+            out[3] = x;
+        }",
+        4,
+    );
+    assert_eq!(out, [2, 120, 277, 5]);
+}

@@ -4,8 +4,9 @@
 //!
 //! A statement expression evaluated every time its statement runs goes before the
 //! statement: `out[i] = ({ int t = x; t * 2; }) + 1;` becomes
-//! `{ T v; { int t = x; v = t * 2; } out[i] = v + 1; }`. The operands of an operator are
-//! unsequenced in C, so it may go first. One evaluated only sometimes becomes control
+//! `{ T v; { int t = x; v = t * 2; } out[i] = v + 1; }`. Operands that clang evaluates
+//! before it (the left operands of an operator, earlier arguments) are computed into
+//! variables before it, so the order is clang's. One evaluated only sometimes becomes control
 //! flow, as clang evaluates it: `c && ({...})` an `if` on `c`, `c ? ({...}) : y` an `if`
 //! that sets a variable, `(a, ({...}))` the statement `a;` first. A `while`/`for` condition
 //! with one is tested at the top of the body instead (`if (!cond) break;`); a `for` step or
@@ -247,29 +248,43 @@ impl Lifter<'_> {
             }
             ExprKind::Swizzle { base, .. } => self.expr(base, before),
             ExprKind::Binary { lhs, rhs, .. } | ExprKind::PointerDiff { lhs, rhs } => {
-                self.expr(lhs, before);
-                self.expr(rhs, before);
+                self.in_order(&mut [&mut **lhs, &mut **rhs], before)
             }
             ExprKind::PointerOffset {
                 pointer, offset, ..
-            } => {
-                self.expr(pointer, before);
-                self.expr(offset, before);
-            }
+            } => self.in_order(&mut [&mut **pointer, &mut **offset], before),
             ExprKind::Select {
                 cond,
                 then_expr,
                 else_expr,
-            } => {
-                self.expr(cond, before);
-                self.expr(then_expr, before);
-                self.expr(else_expr, before);
+            } => self.in_order(
+                &mut [&mut **cond, &mut **then_expr, &mut **else_expr],
+                before,
+            ),
+            ExprKind::VectorLiteral(parts) => {
+                self.in_order(&mut parts.iter_mut().collect::<Vec<_>>(), before)
             }
-            ExprKind::VectorLiteral(parts) => parts.iter_mut().for_each(|p| self.expr(p, before)),
             ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
-                args.iter_mut().for_each(|a| self.expr(a, before))
+                self.in_order(&mut args.iter_mut().collect::<Vec<_>>(), before)
             }
             ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+        }
+    }
+
+    /// Operands that clang evaluates left to right: those before the last one with a
+    /// statement expression are computed into variables first, so that the statement
+    /// expression, which moves before the whole statement, does not run before them
+    /// (`x + ({ x = 5; 1; })` reads `x` before the store, as clang does).
+    fn in_order(&mut self, operands: &mut [&mut Expr], before: &mut Vec<Stmt>) {
+        let last = operands.iter().rposition(|e| has(e));
+        for (i, e) in operands.iter_mut().enumerate() {
+            self.expr(e, before);
+            if last.is_some_and(|l| i < l) && spillable(e) {
+                let (ty, span) = (e.ty.clone(), e.span);
+                let local = self.new_local(&ty, span);
+                let value = std::mem::replace(&mut **e, load_local(local, &ty, span));
+                before.push(declare(local, value));
+            }
         }
     }
 
@@ -341,6 +356,20 @@ impl Lifter<'_> {
         });
         LocalId(self.locals.len() as u32 - 1)
     }
+}
+
+/// Whether the value of `e` may be computed early into a variable: not a constant or a
+/// string literal (`printf` needs its format as one), and of a type variables can have.
+fn spillable(e: &Expr) -> bool {
+    !matches!(e.kind, ExprKind::Const(_) | ExprKind::StringLiteral(_))
+        && matches!(
+            e.ty,
+            Type::Scalar(_)
+                | Type::Vector(..)
+                | Type::Pointer(_)
+                | Type::Record(_)
+                | Type::Enum(..)
+        )
 }
 
 /// Whether `e` contains a statement expression.

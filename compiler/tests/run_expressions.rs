@@ -428,3 +428,34 @@ fn statement_expressions_run_after_the_operands_before_them() {
     );
     assert_eq!(out, [2, 120, 277, 5]);
 }
+
+#[test]
+fn vector_subscripts_with_any_index() {
+    let k = compile(
+        "kernel void k(global int *out, global float4 *g, int n) {
+            int8 v = (int8)(10, 11, 12, 13, 14, 15, 16, 17);
+            int s = 0;
+            for (int i = 0; i < n; i++) s += v[i];     /* a variable index */
+            out[0] = s;
+            v[n - 1] = 99;                              /* written through one */
+            out[1] = v.s7 + v[2];
+            int4 a = (int4)(1, 2, 3, 4), b = (int4)(10, 20, 30, 40);
+            out[2] = (a + b)[n - 6] + (a * b)[3];       /* subscripts of values */
+            g[0][n - 5] = 7.5f;                          /* a vector in global memory */
+            out[3] = (int)(g[0].w * 2.0f);
+            int3 t = (int3)(5, 6, 7);
+            out[4] = t[n - 6] * 100 + t[n - 8 + 2];
+        }",
+    );
+    let mut out = vec![0i32; 5];
+    let mut g = vec![[0f32; 4]; 1];
+    run_1d(
+        &k[0],
+        1,
+        1,
+        &[out.as_mut_ptr() as u64, g.as_mut_ptr() as u64, 8],
+        0,
+    );
+    assert_eq!(out, [108, 111, 33 + 160, 15, 707]);
+    assert_eq!(g[0], [0.0, 0.0, 0.0, 7.5]);
+}

@@ -8,7 +8,7 @@ use super::super::ast::{self, AssignOp, BinaryOp as AstBinary, UnaryOp as AstUna
 use super::super::literal;
 use super::super::source::Span;
 use super::super::tir::{
-    BinaryOp, Constant, ConvertKind, Expr, ExprKind, Place, PlaceKind, Rounding, UnaryOp,
+    BinaryOp, Constant, ConvertKind, Expr, ExprKind, Init, Place, PlaceKind, Rounding, UnaryOp,
 };
 use super::super::types::{
     self, AddressSpace, ConversionError, QualType, Qualifiers, Scalar, Type, storage_lanes,
@@ -439,32 +439,20 @@ impl Analyzer<'_> {
                     span,
                 })
             }
-            Operand::Place(p) if p.ty.ty.is_vector() => {
-                // Vector subscripts are a clang extension; constant ones are a lane.
-                let Some(Constant::Int(i)) = fold(&index_value) else {
-                    self.error(
-                        index.span,
-                        "subscripts of vectors must be constant in clift",
-                    );
-                    return None;
-                };
-                let lanes = p.ty.ty.lanes() as u64;
-                if i[0] >= lanes {
-                    self.error(index.span, "vector subscript out of range");
-                    return None;
-                }
-                let ty = QualType {
-                    ty: Type::Scalar(p.ty.ty.element()?),
-                    ..p.ty.clone()
-                };
-                Some(Place {
-                    kind: PlaceKind::Lanes {
-                        vector: Box::new(p),
-                        lanes: vec![i[0] as u8],
+            Operand::Place(p) if p.ty.ty.is_vector() => self.vector_subscript(p, index_value, span),
+            // `(a + b)[i]`: the value is held in an unnamed variable, then subscripted.
+            Operand::Value(v) if v.ty.is_vector() && self.current.is_some() => {
+                let ty = QualType::new(v.ty.clone());
+                let local = self.new_local(Arc::from("<vector value>"), ty.clone(), span);
+                let place = Place {
+                    kind: PlaceKind::CompoundLiteral {
+                        local,
+                        init: Box::new(Init::Expr(v)),
                     },
                     ty,
                     span,
-                })
+                };
+                self.vector_subscript(place, index_value, span)
             }
             other => {
                 let pointer = self.rvalue(other);
@@ -678,6 +666,54 @@ impl Analyzer<'_> {
                 init: Box::new(init),
             },
             ty,
+            span,
+        })
+    }
+
+    /// `v[i]`, a clang extension: a constant index is a lane of the vector place; any other
+    /// index reads or writes element `i` of the vector's storage, as `((T *)&v)[i]`
+    /// (clang accepts both; an index out of range is undefined there too).
+    fn vector_subscript(&mut self, p: Place, index: Expr, span: Span) -> Option<Place> {
+        let elem = QualType {
+            ty: Type::Scalar(p.ty.ty.element()?),
+            ..p.ty.clone()
+        };
+        if let Some(Constant::Int(i)) = fold(&index) {
+            let lanes = u64::from(p.ty.ty.lanes());
+            if i[0] >= lanes {
+                self.error(index.span, "vector subscript out of range");
+                return None;
+            }
+            return Some(Place {
+                kind: PlaceKind::Lanes {
+                    vector: Box::new(p),
+                    lanes: vec![i[0] as u8],
+                },
+                ty: elem,
+                span,
+            });
+        }
+        if matches!(p.kind, PlaceKind::Lanes { .. }) {
+            self.error(
+                index.span,
+                "a swizzle can only be subscripted with a constant index",
+            );
+            return None;
+        }
+        let vector_pointer = Type::Pointer(Box::new(p.ty.clone()));
+        let address = expr(ExprKind::AddressOf(Box::new(p)), vector_pointer, span);
+        let first = expr(
+            ExprKind::Convert {
+                kind: ConvertKind::PointerCast,
+                operand: Box::new(address),
+            },
+            Type::Pointer(Box::new(elem.clone())),
+            span,
+        );
+        let element = self.pointer_offset(first, index, false, span)?;
+        Some(Place {
+            kind: PlaceKind::Deref(Box::new(element)),
+            ty: elem,
             span,
         })
     }

@@ -252,6 +252,14 @@ fn swizzles_as_values_and_targets() {
         log("kernel void k(float16 a) { float2 b = a.xs1; }")
             .contains("illegal vector component name 's'")
     );
+    assert!(
+        log("kernel void k(float4 a, int i) { float b = a.xy[i]; }")
+            .contains("error: a swizzle can only be subscripted with a constant index")
+    );
+    assert!(
+        log("kernel void k(float4 a) { float b = a[4]; }")
+            .contains("vector subscript out of range")
+    );
     let (c, _) = folded("kernel void k() { int2 v = (int4)(1, 2, 3, 4).ab; }");
     assert_eq!(c, ints(&[4, 3], Scalar::Int));
     assert!(

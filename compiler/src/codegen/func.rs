@@ -207,7 +207,8 @@ pub(super) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         ExprKind::VectorLiteral(parts) => parts.iter().for_each(f),
         ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().for_each(f),
-        ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+        // Taken out of expressions by semantic analysis (`sema::stmt_expr`): none is left.
+        ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
     }
 }
 
@@ -1589,6 +1590,9 @@ impl Lower<'_, '_> {
                 self.expr(lhs)?;
                 self.expr(rhs)
             }
+            ExprKind::StmtExpr { .. } => Err(CodegenError(
+                "a statement expression was left in the typed tree".into(),
+            )),
         }
     }
 

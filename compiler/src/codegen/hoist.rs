@@ -281,7 +281,8 @@ impl Hoister<'_> {
             ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
                 args.iter_mut().for_each(|a| self.expr(a, before))
             }
-            ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+            // Semantic analysis leaves no statement expression.
+            ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
         }
     }
 

@@ -432,7 +432,8 @@ impl Shift {
             ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
                 args.iter_mut().for_each(|a| self.expr(a))
             }
-            ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+            // Semantic analysis leaves no statement expression.
+            ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
         }
     }
 }

@@ -256,6 +256,8 @@ impl Analysis<'_> {
     fn expr(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Const(_) | ExprKind::StringLiteral(_) => true,
+            // Semantic analysis leaves none; were one left, nothing about it is known.
+            ExprKind::StmtExpr { .. } => false,
             ExprKind::Load(p) => self.place(p),
             ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
                 self.expr(operand)

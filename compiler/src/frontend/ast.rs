@@ -162,6 +162,15 @@ pub enum TypeSpecifier {
     TypeName(Arc<str>),
     Struct(StructSpecifier),
     Enum(EnumSpecifier),
+    /// `__typeof__(expression)` or `__typeof__(type-name)`.
+    Typeof(Typeof),
+}
+
+/// The operand of `__typeof__`: the type of an expression (not evaluated), or a type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Typeof {
+    Expr(Box<Expr>),
+    Type(Box<TypeName>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,6 +490,10 @@ pub enum ExprKind {
     /// decide whether postfix operators after the list bind to the cast (they do for a
     /// vector literal, as in clang) or to the parenthesized expression (C).
     ParenList(Vec<Expr>),
+    /// GNU statement expression `({ int t = x; t * 2; })`: the block runs, and the value of
+    /// its last statement, if that is an expression statement, is the value (else `void`).
+    /// clang accepts it in OpenCL C, and macro libraries use it.
+    StmtExpr(Block),
     Call {
         callee: Box<Expr>,
         args: Vec<Expr>,

@@ -149,6 +149,9 @@ enum Kw {
     ReadWrite,
     VecStep,
     Attribute,
+    /// `__typeof__` / `__typeof` (GNU; clang has them in OpenCL C, plain `typeof` only in
+    /// GNU modes, which OpenCL C is not).
+    Typeof,
 }
 
 fn keyword(text: &str) -> Option<Kw> {
@@ -199,6 +202,7 @@ fn keyword(text: &str) -> Option<Kw> {
         "read_write" | "__read_write" => Kw::ReadWrite,
         "vec_step" => Kw::VecStep,
         "__attribute__" | "__attribute" => Kw::Attribute,
+        "__typeof__" | "__typeof" => Kw::Typeof,
         _ => return None,
     })
 }
@@ -594,6 +598,7 @@ impl<'a> Parser<'a> {
                     | Kw::WriteOnly
                     | Kw::ReadWrite
                     | Kw::Attribute
+                    | Kw::Typeof
             ),
             Class::Ident => self.is_type_name_ident(i),
             _ => false,

@@ -376,6 +376,14 @@ pub enum ExprKind {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
+    /// A GNU statement expression: `body` runs, then `value` (if any) is the result (else
+    /// the type is `void`). Only semantic analysis sees it: before it hands a function on,
+    /// the statements are moved out of the expression (`sema::stmt_expr`), so code
+    /// generation and its passes never meet one.
+    StmtExpr {
+        body: Block,
+        value: Option<Box<Expr>>,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -273,6 +273,22 @@ impl Parser<'_> {
     }
 
     /// ```text
+    /// typeof-specifier: ( __typeof__ | __typeof ) ( ( type-name | expression ) )
+    /// ```
+    #[inline(never)]
+    fn typeof_specifier(&mut self) -> PResult<Typeof> {
+        self.advance();
+        let open = self.expect(Punct::LParen, "expected '(' after '__typeof__'")?;
+        let operand = if self.starts_type_name(self.pos) {
+            Typeof::Type(Box::new(self.type_name()?))
+        } else {
+            Typeof::Expr(Box::new(self.expression()?))
+        };
+        self.expect_closing(Punct::RParen, open)?;
+        Ok(operand)
+    }
+
+    /// ```text
     /// declaration-specifiers:
     ///     ( storage-class-specifier | type-specifier | type-qualifier
     ///     | function-specifier | attribute-specifier )*
@@ -322,6 +338,15 @@ impl Parser<'_> {
                                 items.push(DeclSpecifier {
                                     kind: DeclSpecifierKind::Type(TypeSpecifier::Enum(e)),
                                     span,
+                                });
+                                continue;
+                            }
+                            Kw::Typeof => {
+                                seen_type = true;
+                                let t = self.typeof_specifier()?;
+                                items.push(DeclSpecifier {
+                                    kind: DeclSpecifierKind::Type(TypeSpecifier::Typeof(t)),
+                                    span: span.to(self.prev_site()),
                                 });
                                 continue;
                             }

@@ -104,6 +104,14 @@ impl Writer {
             match &item.kind {
                 DeclSpecifierKind::Type(TypeSpecifier::Struct(st)) => self.struct_specifier(st),
                 DeclSpecifierKind::Type(TypeSpecifier::Enum(e)) => self.enum_specifier(e),
+                DeclSpecifierKind::Type(TypeSpecifier::Typeof(t)) => {
+                    self.open("typeof");
+                    match t {
+                        Typeof::Expr(e) => self.expr(e),
+                        Typeof::Type(t) => self.type_name(t),
+                    }
+                    self.close();
+                }
                 DeclSpecifierKind::Attribute(a) => self.attribute(a),
                 _ => {}
             }
@@ -413,6 +421,10 @@ impl Writer {
                 self.open("paren");
                 self.expr(inner);
             }
+            ExprKind::StmtExpr(b) => {
+                self.open("statement-expression");
+                self.block(b);
+            }
             ExprKind::ParenList(items) => {
                 self.open("paren-list");
                 for i in items {
@@ -558,7 +570,9 @@ fn specifier_word(kind: &DeclSpecifierKind) -> Option<String> {
                 TypeSpecifier::Signed => "signed",
                 TypeSpecifier::Unsigned => "unsigned",
                 TypeSpecifier::TypeName(name) => return Some(name.to_string()),
-                TypeSpecifier::Struct(_) | TypeSpecifier::Enum(_) => return None,
+                TypeSpecifier::Struct(_) | TypeSpecifier::Enum(_) | TypeSpecifier::Typeof(_) => {
+                    return None;
+                }
             },
             DeclSpecifierKind::Attribute(_) => return None,
         }

@@ -227,7 +227,11 @@ impl Parser<'_> {
             };
             return self.postfix_suffixes(literal);
         }
-        if self.at(Punct::LParen) && !self.starts_type_name(self.pos + 1) {
+        // `(int)({ ... })` casts a statement expression; any other `(` starts a list.
+        if self.at(Punct::LParen)
+            && !self.starts_type_name(self.pos + 1)
+            && self.peek_at(1) != Class::Punct(Punct::LBrace)
+        {
             let list_start = self.site();
             let list_open = self.advance();
             let (items, commas) = self.argument_expression_list()?;
@@ -501,6 +505,9 @@ impl Parser<'_> {
                     span,
                 });
             }
+            Class::Punct(Punct::LParen) if self.peek_at(1) == Class::Punct(Punct::LBrace) => {
+                return self.statement_expression();
+            }
             Class::Punct(Punct::LParen) => {
                 let open = self.advance();
                 let inner = self.expression()?;
@@ -515,6 +522,25 @@ impl Parser<'_> {
         };
         self.advance();
         Ok(Expr { kind, span })
+    }
+}
+
+impl Parser<'_> {
+    /// A GNU statement expression (clang accepts it in OpenCL C).
+    ///
+    /// ```text
+    /// statement-expression: ( compound-statement )
+    /// ```
+    #[inline(never)]
+    fn statement_expression(&mut self) -> PResult<Expr> {
+        let start = self.site();
+        let open = self.advance();
+        let block = self.compound_statement()?;
+        self.expect_closing(Punct::RParen, open)?;
+        Ok(Expr {
+            kind: ExprKind::StmtExpr(block),
+            span: start.to(self.prev_site()),
+        })
     }
 }
 

@@ -57,6 +57,9 @@ pub(super) fn builtin_source(options: &PreprocessOptions) -> String {
             define("FP_FAST_FMA", "1");
         }
     }
+    // clang's opencl-c-base.h defines NULL for every OpenCL C version; programs written for
+    // clang-based drivers compare pointers of every address space with it.
+    define("NULL", "((void*)0)");
     define("MAXFLOAT", "0x1.fffffep127f");
     // The values ilogb returns for zero and NaN (builtins::math::FP_ILOGB0 / FP_ILOGBNAN).
     define("FP_ILOGB0", "(-2147483647-1)");

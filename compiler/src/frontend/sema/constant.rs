@@ -224,7 +224,12 @@ pub(super) fn fold(e: &Expr) -> Option<Constant> {
                     .collect(),
             )),
         },
-        ExprKind::Comma { rhs, .. } => fold(rhs),
+        // `(a, b)` is `b` only if `a` has no effect: a constant left side is the only one
+        // that provably has none (`((g = 0), 7)` must still store to `g`).
+        ExprKind::Comma { lhs, rhs } => {
+            fold(lhs)?;
+            fold(rhs)
+        }
         _ => None,
     }
 }

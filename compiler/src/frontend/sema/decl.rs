@@ -251,6 +251,10 @@ impl Analyzer<'_> {
                 let t = self.enum_specifier(e)?;
                 plain(t, self)
             }
+            TypeSpecifier::Typeof(operand) => {
+                let t = self.typeof_type(operand)?;
+                plain(t, self)
+            }
             _ => {
                 self.error(word_span, "invalid combination of type specifiers");
                 None
@@ -818,9 +822,10 @@ impl Analyzer<'_> {
                 self.declare(&pname, Symbol::Local(local), pspan);
             }
         }
-        let body = self.function_body(&def.body);
+        let mut body = self.function_body(&def.body);
         self.pop_scope();
-        let state = self.current.take().expect("set above");
+        let mut state = self.current.take().expect("set above");
+        super::stmt_expr::lift(&mut body, &mut state.locals);
         for (label, (_, placed, used)) in &state.labels {
             if placed.is_none() {
                 self.error(*used, format!("use of undeclared label '{label}'"));
@@ -1149,19 +1154,8 @@ impl Analyzer<'_> {
                     self.assignment_conversion(value, &ty.ty, e.span)?,
                 ))
             }
-            (ast::InitializerKind::List(items), Type::Vector(elem, n))
-                if items.iter().all(|i| i.designators.is_empty()) =>
-            {
-                let parts = items
-                    .iter()
-                    .map(|i| match &i.value.kind {
-                        ast::InitializerKind::Expr(e) => self.expr(e),
-                        _ => None,
-                    })
-                    .collect::<Option<Vec<_>>>()?;
-                Some(Init::Expr(
-                    self.vector_literal(*elem, *n, parts, init.span)?,
-                ))
+            (ast::InitializerKind::List(items), Type::Vector(elem, n)) => {
+                Some(Init::Expr(self.vector_list(*elem, *n, items, init.span)?))
             }
             (
                 ast::InitializerKind::List(items),
@@ -1350,13 +1344,32 @@ impl Analyzer<'_> {
             };
             match &item.value.kind {
                 ast::InitializerKind::List(inner) => {
-                    self.aggregate(&slot_ty, base + offset, inner, 0, out, Braces::Own)?;
+                    if let Type::Vector(elem, n) = slot_ty {
+                        // `{{4.0f, 5.0f}, ...}`: a vector's own braced list.
+                        let v = self.vector_list(elem, n, inner, item.span)?;
+                        out.push((base + offset, v));
+                    } else {
+                        self.aggregate(&slot_ty, base + offset, inner, 0, out, Braces::Own)?;
+                    }
                     i += 1;
                 }
                 ast::InitializerKind::Expr(e) => {
                     let is_aggregate = matches!(slot_ty, Type::Array(..) | Type::Record(_));
                     let value = self.expr(e)?;
-                    if is_aggregate && value.ty != slot_ty {
+                    let lane_source = |elem: Scalar| match &value.ty {
+                        Type::Vector(e, _) => *e == elem,
+                        t => t.scalar().is_some(),
+                    };
+                    if let Type::Vector(elem, n) = slot_ty
+                        && value.ty != slot_ty
+                        && lane_source(elem)
+                    {
+                        // Brace elision into a vector (`float2 a[2] = {1, 2, 3, 4}`): the
+                        // item and those after it give the vector's lanes in order.
+                        let (v, used) = self.elided_vector(elem, n, value, items, i, item.span)?;
+                        out.push((base + offset, v));
+                        i += used;
+                    } else if is_aggregate && value.ty != slot_ty {
                         // Brace elision: the item starts the sub-aggregate's initializers.
                         let used = self.aggregate(
                             &slot_ty,
@@ -1387,6 +1400,133 @@ impl Analyzer<'_> {
         } else {
             i - start
         })
+    }
+}
+
+impl Analyzer<'_> {
+    /// A vector from its braced list (`float4 v = {1, 2, 3, 4};`): the items give the lanes
+    /// in order, a vector item of the same element type several of them (as in a vector
+    /// literal), and lanes without an item are zero (C99 6.7.8p21; `int4 v = {7}` is
+    /// `(7, 0, 0, 0)` as clang has it, not a splat).
+    pub(super) fn vector_list(
+        &mut self,
+        elem: Scalar,
+        n: u8,
+        items: &[ast::InitItem],
+        span: Span,
+    ) -> Option<tir::Expr> {
+        let mut parts = Vec::with_capacity(items.len());
+        for item in items {
+            if !item.designators.is_empty() {
+                self.error(item.span, "designator in the initializer of a vector");
+                return None;
+            }
+            match &item.value.kind {
+                ast::InitializerKind::Expr(e) => parts.push(self.expr(e)?),
+                ast::InitializerKind::List(inner) => {
+                    // `{ {1}, 2 }`: a scalar lane in braces.
+                    let [one] = inner.as_slice() else {
+                        self.error(item.span, "too many braces around vector component");
+                        return None;
+                    };
+                    let ast::InitializerKind::Expr(e) = &one.value.kind else {
+                        self.error(item.span, "too many braces around vector component");
+                        return None;
+                    };
+                    parts.push(self.expr(e)?);
+                }
+            }
+        }
+        self.vector_from_parts(elem, n, parts, span)
+    }
+
+    /// The vector of `n` lanes whose first lanes are those of `parts` (scalars, or vectors of
+    /// element type `elem`), the rest zero.
+    fn vector_from_parts(
+        &mut self,
+        elem: Scalar,
+        n: u8,
+        parts: Vec<tir::Expr>,
+        span: Span,
+    ) -> Option<tir::Expr> {
+        let mut lanes = 0u32;
+        let mut converted = Vec::with_capacity(parts.len());
+        for part in parts {
+            let part_span = part.span;
+            match &part.ty {
+                Type::Vector(e, m) if *e == elem => {
+                    lanes += u32::from(*m);
+                    converted.push(part);
+                }
+                _ if part.ty.scalar().is_some() && !part.ty.is_vector() => {
+                    lanes += 1;
+                    converted.push(self.convert_scalar(part, elem));
+                }
+                _ => {
+                    self.error(
+                        part_span,
+                        format!(
+                            "initializing a component of '{}' with an expression of incompatible type '{}'",
+                            Type::Vector(elem, n),
+                            part.ty
+                        ),
+                    );
+                    return None;
+                }
+            }
+            if lanes > u32::from(n) {
+                self.error(part_span, "excess elements in vector initializer");
+                return None;
+            }
+        }
+        while lanes < u32::from(n) {
+            converted.push(self.convert_scalar(tir::Expr::int_const(0, Scalar::Int, span), elem));
+            lanes += 1;
+        }
+        if converted.len() == 1 {
+            return converted.pop();
+        }
+        self.vector_literal(elem, n, converted, span)
+    }
+
+    /// A vector slot filled by brace elision: `first` (the value of `items[start]`) and the
+    /// items after it, until the vector's lanes are full, the list ends, or an item has a
+    /// designator or braces. Returns the vector and how many items it took.
+    fn elided_vector(
+        &mut self,
+        elem: Scalar,
+        n: u8,
+        first: tir::Expr,
+        items: &[ast::InitItem],
+        start: usize,
+        span: Span,
+    ) -> Option<(tir::Expr, usize)> {
+        let lanes_of = |e: &tir::Expr| {
+            if e.ty.is_vector() {
+                u32::from(e.ty.lanes())
+            } else {
+                1
+            }
+        };
+        let mut lanes = lanes_of(&first);
+        let mut parts = vec![first];
+        let mut used = 1;
+        while lanes < u32::from(n) {
+            let Some(item) = items.get(start + used) else {
+                break;
+            };
+            let ast::InitializerKind::Expr(e) = &item.value.kind else {
+                break;
+            };
+            if !item.designators.is_empty() {
+                break;
+            }
+            let value = self.expr(e)?;
+            lanes += lanes_of(&value);
+            parts.push(value);
+            used += 1;
+        }
+        Some((self.vector_from_parts(elem, n, parts, span)?, used))
     }
 }
 

@@ -8,7 +8,7 @@ use super::super::ast::{self, AssignOp, BinaryOp as AstBinary, UnaryOp as AstUna
 use super::super::literal;
 use super::super::source::Span;
 use super::super::tir::{
-    BinaryOp, Constant, ConvertKind, Expr, ExprKind, Place, PlaceKind, Rounding, UnaryOp,
+    BinaryOp, Constant, ConvertKind, Expr, ExprKind, Init, Place, PlaceKind, Rounding, UnaryOp,
 };
 use super::super::types::{
     self, AddressSpace, ConversionError, QualType, Qualifiers, Scalar, Type, storage_lanes,
@@ -24,6 +24,35 @@ pub(super) enum Operand {
 
 fn expr(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr { kind, ty, span }
+}
+
+/// Whether `e` is a null pointer constant (C99 6.3.2.3): an integer constant expression
+/// with the value 0, or one cast to `void *`. It converts to a pointer of any address
+/// space (clang accepts `local_ptr == NULL`; `NULL` is `((void*)0)`, a private pointer).
+pub(super) fn is_null_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Convert {
+            kind: ConvertKind::IntToPointer,
+            operand,
+        } => matches!(&e.ty, Type::Pointer(p) if p.ty.is_void()) && is_null_constant(operand),
+        _ => {
+            e.ty.is_integer()
+                && e.ty.scalar().is_some()
+                && matches!(fold(e), Some(Constant::Int(v)) if v[0] == 0)
+        }
+    }
+}
+
+/// The null pointer of type `to` (a pointer type), for a null pointer constant at `span`.
+fn null_pointer(to: &Type, span: Span) -> Expr {
+    expr(
+        ExprKind::Convert {
+            kind: ConvertKind::IntToPointer,
+            operand: Box::new(Expr::int_const(0, Scalar::ULong, span)),
+        },
+        to.clone(),
+        span,
+    )
 }
 
 impl Analyzer<'_> {
@@ -120,6 +149,9 @@ impl Analyzer<'_> {
                 )
             }
             ast::ExprKind::Paren(inner) => self.operand(inner),
+            ast::ExprKind::StmtExpr(block) => {
+                self.statement_expression(block, span).map(Operand::Value)
+            }
             ast::ExprKind::ParenList(items) => {
                 // Outside a cast, a parenthesized list is the comma operator.
                 let mut result: Option<Expr> = None;
@@ -351,9 +383,12 @@ impl Analyzer<'_> {
             );
             return None;
         }
-        if matches!(ty, Type::Image(_) | Type::Sampler | Type::Event) {
-            self.error(span, format!("invalid application of 'sizeof' to '{ty}'"));
-            return None;
+        // sizeof of `bool`, the image types, `sampler_t` and `event_t` is implementation-
+        // defined (6.3.k); clift gives current clang's values on 64-bit targets, where
+        // all of them are pointer-sized (`ASTContext::getTypeInfo`), even `sampler_t`,
+        // which clift holds as a 32-bit value.
+        if matches!(ty, Type::Sampler) {
+            return Some(Operand::Value(Expr::int_const(8, Scalar::ULong, span)));
         }
         Some(Operand::Value(Expr::int_const(
             ty.size(),
@@ -404,32 +439,20 @@ impl Analyzer<'_> {
                     span,
                 })
             }
-            Operand::Place(p) if p.ty.ty.is_vector() => {
-                // Vector subscripts are a clang extension; constant ones are a lane.
-                let Some(Constant::Int(i)) = fold(&index_value) else {
-                    self.error(
-                        index.span,
-                        "subscripts of vectors must be constant in clift",
-                    );
-                    return None;
-                };
-                let lanes = p.ty.ty.lanes() as u64;
-                if i[0] >= lanes {
-                    self.error(index.span, "vector subscript out of range");
-                    return None;
-                }
-                let ty = QualType {
-                    ty: Type::Scalar(p.ty.ty.element()?),
-                    ..p.ty.clone()
-                };
-                Some(Place {
-                    kind: PlaceKind::Lanes {
-                        vector: Box::new(p),
-                        lanes: vec![i[0] as u8],
+            Operand::Place(p) if p.ty.ty.is_vector() => self.vector_subscript(p, index_value, span),
+            // `(a + b)[i]`: the value is held in an unnamed variable, then subscripted.
+            Operand::Value(v) if v.ty.is_vector() && self.current.is_some() => {
+                let ty = QualType::new(v.ty.clone());
+                let local = self.new_local(Arc::from("<vector value>"), ty.clone(), span);
+                let place = Place {
+                    kind: PlaceKind::CompoundLiteral {
+                        local,
+                        init: Box::new(Init::Expr(v)),
                     },
                     ty,
                     span,
-                })
+                };
+                self.vector_subscript(place, index_value, span)
             }
             other => {
                 let pointer = self.rvalue(other);
@@ -647,6 +670,54 @@ impl Analyzer<'_> {
         })
     }
 
+    /// `v[i]`, a clang extension: a constant index is a lane of the vector place; any other
+    /// index reads or writes element `i` of the vector's storage, as `((T *)&v)[i]`
+    /// (clang accepts both; an index out of range is undefined there too).
+    fn vector_subscript(&mut self, p: Place, index: Expr, span: Span) -> Option<Place> {
+        let elem = QualType {
+            ty: Type::Scalar(p.ty.ty.element()?),
+            ..p.ty.clone()
+        };
+        if let Some(Constant::Int(i)) = fold(&index) {
+            let lanes = u64::from(p.ty.ty.lanes());
+            if i[0] >= lanes {
+                self.error(index.span, "vector subscript out of range");
+                return None;
+            }
+            return Some(Place {
+                kind: PlaceKind::Lanes {
+                    vector: Box::new(p),
+                    lanes: vec![i[0] as u8],
+                },
+                ty: elem,
+                span,
+            });
+        }
+        if matches!(p.kind, PlaceKind::Lanes { .. }) {
+            self.error(
+                index.span,
+                "a swizzle can only be subscripted with a constant index",
+            );
+            return None;
+        }
+        let vector_pointer = Type::Pointer(Box::new(p.ty.clone()));
+        let address = expr(ExprKind::AddressOf(Box::new(p)), vector_pointer, span);
+        let first = expr(
+            ExprKind::Convert {
+                kind: ConvertKind::PointerCast,
+                operand: Box::new(address),
+            },
+            Type::Pointer(Box::new(elem.clone())),
+            span,
+        );
+        let element = self.pointer_offset(first, index, false, span)?;
+        Some(Place {
+            kind: PlaceKind::Deref(Box::new(element)),
+            ty: elem,
+            span,
+        })
+    }
+
     /// The lanes a swizzle names (6.1.7): `xyzw` (for vectors of up to 4), `s0`–`sF`, `hi`,
     /// `lo`, `even`, `odd`. The result must have 1, 2, 3, 4, 8 or 16 lanes.
     fn swizzle_lanes(&mut self, name: &str, n: u8, span: Span) -> Option<Vec<u8>> {
@@ -669,17 +740,31 @@ impl Analyzer<'_> {
                 v
             }
             _ => {
+                // `xyzw`, or OpenCL C 3.0's `rgba`, which clang accepts in 1.2 with a
+                // warning; one swizzle uses one set.
+                let set = if name.starts_with(['r', 'g', 'b', 'a']) {
+                    self.warning(
+                        span,
+                        format!(
+                            "vector component name '{name}' is a feature from OpenCL version 3.0 onwards"
+                        ),
+                    );
+                    "rgba"
+                } else {
+                    "xyzw"
+                };
                 let mut v = Vec::new();
                 for c in name.chars() {
-                    let Some(i) = "xyzw".find(c) else {
+                    let Some(i) = set.find(c) else {
                         self.error(span, format!("illegal vector component name '{c}'"));
                         return None;
                     };
-                    if n > 4 {
-                        self.error(span, format!("vector component name '{c}' is not valid for a vector of {n} elements; use s0-sF"));
-                        return None;
-                    }
                     v.push(i as u8);
+                }
+                if n > 4 {
+                    // 6.1.7 allows `xyzw` only on vectors of up to 4 components, but clang
+                    // (and the CTS's own kernels) read the first four lanes of wider ones.
+                    self.warning(span, format!("vector component name '{name}' on a vector of {n} elements is an extension (OpenCL C 1.2 allows s0-sF only)"));
                 }
                 v
             }
@@ -963,19 +1048,10 @@ impl Analyzer<'_> {
                 self.error(span, format!("invalid conversion between vector types '{}' and '{target}' (use convert_{target} or as_{target})", value.ty));
                 None
             }
+            (from, Type::Vector(..)) if from.scalar() == Some(Scalar::Bool) => {
+                Some(self.bool_splat(value, target, span))
+            }
             (from, Type::Vector(elem, _)) if from.scalar().is_some() => {
-                if from.scalar() == Some(Scalar::Bool) && elem.is_integer() {
-                    // "(uchar4)true: every lane 0xff" (6.2.2).
-                    let v = self.convert_scalar(value, Scalar::Bool);
-                    return Some(self.folded(expr(
-                        ExprKind::Convert {
-                            kind: ConvertKind::BoolSplat,
-                            operand: Box::new(v),
-                        },
-                        target.clone(),
-                        span,
-                    )));
-                }
                 let lane = self.convert_scalar(value, *elem);
                 Some(self.folded(expr(
                     ExprKind::Convert {
@@ -1039,6 +1115,32 @@ impl Analyzer<'_> {
                 None
             }
         }
+    }
+
+    /// A `bool` repeated into every lane of the vector type `target`: -1 (all bits set) for
+    /// true, 0 for false ("When casting a bool to a vector integer data type, the vector
+    /// components will be set to -1", 6.2.2). clang does this for every scalar-to-vector
+    /// splat of a `bool` (casts, `(T)(b)`, initialization, assignment, arguments, `return`),
+    /// and for a float vector too: `(float4)true` is -1.0f in every lane.
+    fn bool_splat(&mut self, value: Expr, target: &Type, span: Span) -> Expr {
+        let Type::Vector(elem, n) = *target else {
+            return value;
+        };
+        let value = self.convert_scalar(value, Scalar::Bool);
+        let mask_ty = if elem.is_integer() {
+            target.clone()
+        } else {
+            Type::Vector(Scalar::Int, n)
+        };
+        let mask = self.folded(expr(
+            ExprKind::Convert {
+                kind: ConvertKind::BoolSplat,
+                operand: Box::new(value),
+            },
+            mask_ty,
+            span,
+        ));
+        self.convert_lanes(mask, target)
     }
 
     /// Converts a scalar value to another scalar type (C's conversion; `bool` gets 0/1).
@@ -1130,6 +1232,9 @@ impl Analyzer<'_> {
                 );
                 None
             }
+            (from, Type::Vector(..)) if from.scalar() == Some(Scalar::Bool) => {
+                Some(self.bool_splat(value, to, span))
+            }
             (from, Type::Vector(..)) if from.scalar().is_some() => {
                 Some(self.operand_for(value, to))
             }
@@ -1138,6 +1243,9 @@ impl Analyzer<'_> {
                 let mut v = self.convert_scalar(value, s);
                 v.ty = to.clone();
                 Some(v)
+            }
+            (Type::Pointer(_), Type::Pointer(_)) if is_null_constant(&value) => {
+                Some(null_pointer(to, value.span))
             }
             (Type::Pointer(a), Type::Pointer(b)) => {
                 if a.space != b.space {
@@ -1194,6 +1302,12 @@ impl Analyzer<'_> {
                 ))
             }
             (Type::Record(a), Type::Record(b)) if Arc::ptr_eq(a, b) => Some(value),
+            // `event_t e = 0;`: clang accepts a zero constant as the null event.
+            (_, Type::Event) if is_null_constant(&value) => Some(expr(
+                ExprKind::Const(Constant::Int(vec![0])),
+                Type::Event,
+                span,
+            )),
             // `const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | ...;` (6.12.14.1).
             (_, Type::Sampler) if super::builtin::sampler_constant(&value).is_some() => {
                 let bits = super::builtin::sampler_constant(&value)?;
@@ -1210,6 +1324,20 @@ impl Analyzer<'_> {
                 );
                 None
             }
+        }
+    }
+
+    /// The type `__typeof__` names: its type operand's, or its expression operand's (not
+    /// evaluated; an array stays an array). Qualifiers and the address space are dropped,
+    /// so that `__typeof__(*global_ptr) t = ...;` declares a private variable, as macro
+    /// libraries expect.
+    pub(super) fn typeof_type(&mut self, operand: &ast::Typeof) -> Option<Type> {
+        match operand {
+            ast::Typeof::Type(t) => Some(self.type_name(t)?.ty),
+            ast::Typeof::Expr(e) => match self.operand(e)? {
+                Operand::Place(p) => Some(p.ty.ty),
+                Operand::Value(v) => Some(v.ty),
+            },
         }
     }
 
@@ -1509,10 +1637,16 @@ impl Analyzer<'_> {
                 _,
                 _,
             ) => {
-                let null = |e: &Expr| {
-                    e.ty.is_integer() && matches!(fold(e), Some(Constant::Int(v)) if v[0] == 0)
-                };
+                let null = is_null_constant;
                 let (l, r) = match (l.ty.is_pointer(), r.ty.is_pointer()) {
+                    (true, true) if null(&r) => {
+                        let r = null_pointer(&l.ty, r.span);
+                        (l, r)
+                    }
+                    (true, true) if null(&l) => {
+                        let l = null_pointer(&r.ty, l.span);
+                        (l, r)
+                    }
                     (true, true) => {
                         let (Type::Pointer(a), Type::Pointer(b)) = (&l.ty, &r.ty) else {
                             return None;
@@ -1721,10 +1855,15 @@ impl Analyzer<'_> {
             );
             return None;
         }
-        let ty = if a.ty == b.ty {
-            a.ty.clone()
-        } else if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
+        // Arithmetic operands go through the usual arithmetic conversions even when their
+        // types are equal (C99 6.5.15p5): `c ? (char)1 : (char)2` is an `int`.
+        let ty = if a.ty.is_arithmetic() && b.ty.is_arithmetic() {
             self.common_type(&a, &b, span)?
+        } else if a.ty == b.ty {
+            a.ty.clone()
+        } else if b.ty.is_pointer() && is_null_constant(&a) {
+            // `c ? NULL : local_ptr`: the null side takes the other side's type.
+            b.ty.clone()
         } else if a.ty.is_pointer() {
             a.ty.clone()
         } else if b.ty.is_pointer() {

@@ -20,6 +20,7 @@ mod record;
 #[cfg(test)]
 mod rules_tests;
 mod stmt;
+mod stmt_expr;
 #[cfg(test)]
 mod tests;
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::super::ast::{self, ForInit, LabelKind, StmtKind as Ast};
 use super::super::source::Span;
 use super::super::tir::{self, Block, Constant, Expr, Stmt, StmtKind};
+use super::super::types::Type;
 use super::constant::{fold, signed_value};
 use super::{Analyzer, SwitchState};
 
@@ -30,6 +31,62 @@ impl Analyzer<'_> {
         self.func().depth -= 1;
         self.pop_scope();
         out
+    }
+
+    /// A GNU statement expression `({ ... })`: a block of its own scope whose last
+    /// statement, if it is an expression statement, gives the value (else the type is
+    /// `void`), as clang has it.
+    pub(super) fn statement_expression(&mut self, block: &ast::Block, span: Span) -> Option<Expr> {
+        if self.current.is_none() {
+            self.error(span, "statement expression not allowed at file scope");
+            return None;
+        }
+        self.push_scope();
+        self.func().depth += 1;
+        let mut body = Vec::new();
+        let mut value = Ok(None);
+        if let Some((last, rest)) = block.items.split_last() {
+            for s in rest {
+                self.statement(s, &mut body);
+            }
+            match &last.kind {
+                Ast::Expr(e) if last.pragmas.is_empty() => {
+                    value = self.expr(e).map(|v| Some(Box::new(v))).ok_or(());
+                }
+                // `({ ... done: r; })`: clang looks through the labels to the expression.
+                Ast::Labeled {
+                    labels,
+                    body: inner,
+                } if matches!(inner.kind, Ast::Expr(_)) => {
+                    let placed = ast::Stmt {
+                        kind: Ast::Labeled {
+                            labels: labels.clone(),
+                            body: Box::new(ast::Stmt {
+                                kind: Ast::Null,
+                                pragmas: Vec::new(),
+                                span: inner.span,
+                            }),
+                        },
+                        pragmas: last.pragmas.clone(),
+                        span: last.span,
+                    };
+                    self.statement(&placed, &mut body);
+                    if let Ast::Expr(e) = &inner.kind {
+                        value = self.expr(e).map(|v| Some(Box::new(v))).ok_or(());
+                    }
+                }
+                _ => self.statement(last, &mut body),
+            }
+        }
+        self.func().depth -= 1;
+        self.pop_scope();
+        let value = value.ok()?;
+        let ty = value.as_ref().map_or(Type::Void, |v| v.ty.clone());
+        Some(Expr {
+            kind: tir::ExprKind::StmtExpr { body, value },
+            ty,
+            span,
+        })
     }
 
     /// A statement that is a scope of its own (a loop body, a branch).

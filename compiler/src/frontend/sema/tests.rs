@@ -92,6 +92,40 @@ fn bool_to_vector_gives_minus_one() {
     assert_eq!(c, ints(&[0xff; 4], Scalar::UChar));
     let (c, _) = folded("kernel void k() { int2 v = (int2)false; }");
     assert_eq!(c, ints(&[0, 0], Scalar::Int));
+    // clang splats a bool as -1 in initialization and assignment too, and to float lanes.
+    let (c, _) = folded("kernel void k() { short4 v = true; }");
+    assert_eq!(c, ints(&[-1; 4], Scalar::Short));
+    let (c, _) = folded("kernel void k() { float2 v = (float2)(true); }");
+    assert_eq!(c, Constant::Float(vec![-1.0, -1.0]));
+    // `1 == 1` is an int, and a literal's components convert as scalars: 1.
+    let (c, _) = folded("kernel void k() { int4 v = (int4)(1 == 1); }");
+    assert_eq!(c, ints(&[1; 4], Scalar::Int));
+    let (c, _) = folded("kernel void k() { int4 v = (int4)(1, true, 0, 0); }");
+    assert_eq!(c, ints(&[1, 1, 0, 0], Scalar::Int));
+}
+
+#[test]
+fn folding_keeps_side_effects() {
+    // A comma whose left side has an effect is not a constant, whatever its right side.
+    for source in [
+        "kernel void k() { int g; int x = ((g = 0), 7); }",
+        "kernel void k() { int g; int x = (int)(float)(g++, 2.5f); }",
+        "kernel void k() { int g; int x = (g = 1, 0) ? 1 : 2; }",
+        "kernel void k() { int g; int x = 1 && (g = 1, 1); }",
+    ] {
+        let e = init_of(source);
+        assert!(!matches!(e.kind, ExprKind::Const(_)), "{source}: {e:?}");
+    }
+    // Without effects, it still folds (clang folds `(1, 2)` too).
+    let (c, _) = folded("kernel void k() { int x = ((1, 2), 3) + (0 ? 9 : 4); }");
+    assert_eq!(c, ints(&[7], Scalar::Int));
+    // An operand that is not evaluated may have effects: `1 || (g = 1)` is 1.
+    let (c, _) = folded("kernel void k() { int g; int x = 1 || (g = 1, 1); }");
+    assert_eq!(c, ints(&[1], Scalar::Int));
+    assert!(
+        log("kernel void k(global int *o) { int g; int a[(g = 1, 3)]; o[0] = a[0]; }")
+            .contains("error: expression is not an integer constant expression")
+    );
 }
 
 #[test]
@@ -211,7 +245,31 @@ fn swizzles_as_values_and_targets() {
         log("kernel void k(float4 a) { a.xx = (float2)(1.0f); }").contains("duplicate components")
     );
     assert!(log("kernel void k(float2 a) { float b = a.z; }").contains("exceeds type"));
-    assert!(log("kernel void k(float8 a) { float b = a.x; }").contains("use s0-sF"));
+    let wide = log("kernel void k(float8 a) { float b = a.x; }");
+    assert!(wide.contains("warning: vector component name 'x' on a vector of 8 elements"));
+    assert!(!wide.contains("error"), "{wide}");
+    assert!(
+        log("kernel void k(float16 a) { float2 b = a.xs1; }")
+            .contains("illegal vector component name 's'")
+    );
+    assert!(
+        log("kernel void k(float4 a, int i) { float b = a.xy[i]; }")
+            .contains("error: a swizzle can only be subscripted with a constant index")
+    );
+    assert!(
+        log("kernel void k(float4 a) { float b = a[4]; }")
+            .contains("vector subscript out of range")
+    );
+    let (c, _) = folded("kernel void k() { int2 v = (int4)(1, 2, 3, 4).ab; }");
+    assert_eq!(c, ints(&[4, 3], Scalar::Int));
+    assert!(
+        log("kernel void k(float4 a) { float b = a.r; }")
+            .contains("warning: vector component name 'r' is a feature from OpenCL version 3.0")
+    );
+    assert!(
+        log("kernel void k(float4 a) { float2 b = a.rx; }")
+            .contains("illegal vector component name 'x'")
+    );
     assert!(
         !log("kernel void k(float4 a) { a.xz = (float2)(1.0f, 2.0f); a.s3 = 0.0f; }")
             .contains("error")

@@ -459,3 +459,18 @@ fn vector_subscripts_with_any_index() {
     assert_eq!(out, [108, 111, 33 + 160, 15, 707]);
     assert_eq!(g[0], [0.0, 0.0, 0.0, 7.5]);
 }
+
+#[test]
+fn sizeof_a_string_literal_counts_its_bytes_and_nul() {
+    // C99 6.4.5: a string literal is an array of char (found by cliftc's tests: it was 8,
+    // the size of the pointer clift hands the literal on as).
+    let out = ints(
+        "#define MSG \"a b's\"
+        kernel void k(global int *out) {
+            out[0] = sizeof(\"ab\"); out[1] = sizeof(MSG); out[2] = sizeof(\"\");
+            out[3] = sizeof(\"x\" \"yz\");
+        }",
+        4,
+    );
+    assert_eq!(out, [3, 6, 1, 4]);
+}

@@ -304,6 +304,14 @@ impl Printer<'_> {
             ExprKind::Comma { lhs, rhs } => {
                 format!("({}, {})", self.expr(lhs), self.expr(rhs))
             }
+            // Semantic analysis moves these out before it hands a function on; printed on
+            // one line should one ever be met.
+            ExprKind::StmtExpr { body, value } => {
+                let mut inner = String::new();
+                self.block(&mut inner, body, 0);
+                let value = value.as_ref().map(|v| self.expr(v)).unwrap_or_default();
+                format!("({{ {}{value} }})", inner.replace('\n', " "))
+            }
         }
     }
 

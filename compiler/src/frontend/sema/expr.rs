@@ -195,6 +195,15 @@ impl Analyzer<'_> {
             ast::ExprKind::SizeofExpr(inner) => {
                 let ty = match self.operand(inner)? {
                     Operand::Place(p) => p.ty.ty,
+                    // A string literal is an array of its bytes and the NUL (C99 6.4.5):
+                    // `sizeof("ab")` is 3, though clift hands the literal on as a pointer.
+                    Operand::Value(Expr {
+                        kind: ExprKind::StringLiteral(bytes),
+                        ..
+                    }) => Type::Array(
+                        Box::new(QualType::new(Type::Scalar(Scalar::Char))),
+                        Some(bytes.len() as u64),
+                    ),
                     Operand::Value(v) => v.ty,
                 };
                 self.size_of(&ty, span)

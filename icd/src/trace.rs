@@ -156,3 +156,44 @@ traced! {
     fn clGetKernelArgInfo(kernel: cl_kernel, arg_index: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int;
     fn clGetExtensionFunctionAddressForPlatform(platform: cl_platform_id, func_name: *const c_char) -> *mut c_void;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A slot filled in the plain table but empty in the traced one would make the loader
+    /// call NULL while logging is on: the tables must fill the same slots.
+    #[test]
+    fn the_traced_table_fills_every_slot_the_plain_one_does() {
+        let slot = |table: &IcdDispatch, offset: usize| {
+            let base = (table as *const IcdDispatch).cast::<u8>();
+            // SAFETY: every slot is a pointer-sized `Option<fn>` at its offset in the table.
+            unsafe { base.add(offset).cast::<usize>().read() }
+        };
+        let mut differ = Vec::new();
+        for (name, offset) in khronos_headers::slot_offsets() {
+            let plain = slot(&crate::dispatch::DISPATCH, offset);
+            let traced = slot(&TRACED, offset);
+            if (plain == 0) != (traced == 0) {
+                differ.push(name);
+            }
+        }
+        assert!(
+            differ.is_empty(),
+            "slots filled in one table only: {differ:?}"
+        );
+    }
+
+    #[test]
+    fn arguments_are_recorded_for_the_boundary() {
+        let context = 0x1234 as cl_context;
+        note_arguments("clRetainContext", &[("context", &context), ("n", &7u32)]);
+        assert_eq!(take_arguments("clReleaseContext"), None);
+        note_arguments("clRetainContext", &[("context", &context)]);
+        assert_eq!(
+            take_arguments("clRetainContext").as_deref(),
+            Some("clRetainContext(context=0x1234)")
+        );
+        assert_eq!(take_arguments("clRetainContext"), None);
+    }
+}

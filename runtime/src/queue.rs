@@ -47,9 +47,28 @@ struct QueueState {
     last: Option<Arc<Event>>,
     /// The last barrier of an out-of-order queue.
     barrier: Option<Arc<Event>>,
-    /// Commands not known to be finished (for `clFinish` and barriers).
+    /// Commands not known to be finished (for `clFinish` and barriers). Finished ones are
+    /// removed when the list has doubled since the last pruning, so that a burst of
+    /// enqueues costs amortized constant time each (pruning on every enqueue made a burst
+    /// of n commands cost n²/2 scans); a finished event left in the list is harmless.
     unfinished: Vec<Arc<Event>>,
+    /// The length of `unfinished` at which it is pruned next.
+    prune_at: usize,
 }
+
+impl QueueState {
+    /// Adds a command, first dropping finished ones if the list has grown enough.
+    fn track(&mut self, event: Arc<Event>) {
+        if self.unfinished.len() >= self.prune_at {
+            self.unfinished.retain(|e| !e.is_finished());
+            self.prune_at = (self.unfinished.len() * 2).max(MIN_PRUNE_AT);
+        }
+        self.unfinished.push(event);
+    }
+}
+
+/// The smallest list [`QueueState::track`] prunes.
+const MIN_PRUNE_AT: usize = 64;
 
 #[repr(C)]
 pub struct Queue {
@@ -86,6 +105,7 @@ impl Queue {
                 last: None,
                 barrier: None,
                 unfinished: Vec::new(),
+                prune_at: MIN_PRUNE_AT,
             }),
         }))
     }
@@ -141,8 +161,8 @@ impl Queue {
         let mut deps = wait_list;
         {
             let mut state = self.state.lock();
-            state.unfinished.retain(|e| !e.is_finished());
             if ordering.waits_for_all() {
+                state.unfinished.retain(|e| !e.is_finished());
                 deps.extend(state.unfinished.iter().cloned());
             }
             if self.is_out_of_order() {
@@ -153,7 +173,7 @@ impl Queue {
             } else {
                 deps.extend(state.last.replace(Arc::clone(&event)));
             }
-            state.unfinished.push(Arc::clone(&event));
+            state.track(Arc::clone(&event));
         }
         submit_when_ready(Arc::clone(self), Arc::clone(&event), deps, blocking, work);
         event
@@ -272,5 +292,48 @@ impl Pending {
             );
         }
         self.event.set_status(status);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::ContextProperties;
+    use crate::platform::Platform;
+
+    /// A long burst on an in-order queue keeps the list of unfinished commands short (it is
+    /// pruned as it doubles), and `clFinish` still waits for every command.
+    #[test]
+    fn a_burst_keeps_the_unfinished_list_bounded() {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        let queue = Queue::new(context, device, 0).unwrap();
+        let done = Arc::new(AtomicUsize::new(0));
+        let mut longest = 0;
+        for _ in 0..5_000 {
+            let done = Arc::clone(&done);
+            let work: Work = Box::new(move || {
+                done.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            });
+            // Blocking: each command has finished before the next is enqueued.
+            let event = queue.enqueue(
+                CL_COMMAND_MARKER,
+                Vec::new(),
+                QueueOrder::Command,
+                true,
+                work,
+            );
+            assert_eq!(event.wait(), CL_COMPLETE);
+            longest = longest.max(queue.state.lock().unfinished.len());
+        }
+        assert!(longest <= MIN_PRUNE_AT, "{longest} commands tracked");
+        queue.finish();
+        assert_eq!(done.load(Ordering::Relaxed), 5_000);
+        assert!(queue.state.lock().unfinished.is_empty());
     }
 }

@@ -122,7 +122,8 @@ entry_points! {
     clLinkProgram,
     clUnloadPlatformCompiler,
     clGetKernelArgInfo,
-    clGetExtensionFunctionAddressForPlatform;
+    clGetExtensionFunctionAddressForPlatform,
+    clCreateCommandQueueWithProperties;
     extensions:
     clIcdGetPlatformIDsKHR,
 }

@@ -144,6 +144,18 @@ impl Device {
         self.parent.as_ref()
     }
 
+    /// Whether this device was split, directly or not, from `ancestor`.
+    pub fn descends_from(&self, ancestor: &Device) -> bool {
+        let mut parent = self.parent.as_deref();
+        while let Some(p) = parent {
+            if std::ptr::eq(p, ancestor) {
+                return true;
+            }
+            parent = p.parent.as_deref();
+        }
+        false
+    }
+
     /// The CPUs this device runs on; one compute unit (worker thread) each.
     pub fn cpus(&self) -> &CpuSet {
         &self.cpus

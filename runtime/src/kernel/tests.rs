@@ -151,8 +151,12 @@ fn vector_add_runs_over_every_group_with_an_offset() {
         kernel.prepare(&s.device).err(),
         Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
     );
-    kernel.set_arg(0, ArgValue::Buffer(Some(ma))).unwrap();
-    kernel.set_arg(1, ArgValue::Buffer(Some(mb))).unwrap();
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&ma))))
+        .unwrap();
+    kernel
+        .set_arg(1, ArgValue::Buffer(Some(Arc::clone(&mb))))
+        .unwrap();
     kernel
         .set_arg(2, ArgValue::Buffer(Some(Arc::clone(&mc))))
         .unwrap();

@@ -372,17 +372,21 @@ fn equally_zero_is_invalid_value() {
 }
 
 #[test]
-fn equally_more_than_the_compute_units_is_partition_failed() {
-    // "CL_DEVICE_PARTITION_FAILED if the partition name is supported by the implementation
-    // but in_device could not be further partitioned."
+fn equally_more_than_the_compute_units_is_invalid_partition_count() {
+    // The Khronos CTS (negative_create_sub_devices) expects
+    // CL_INVALID_DEVICE_PARTITION_COUNT, "the total number of compute units requested
+    // exceeds CL_DEVICE_MAX_COMPUTE_UNITS for in_device", for max + 1 per sub-device.
     let Some(units) = root_with(CL_DEVICE_PARTITION_EQUALLY, 2) else {
         return;
     };
-    let properties = [CL_DEVICE_PARTITION_EQUALLY, units as isize + 1, 0];
-    assert_eq!(
-        partition_error(root(), &properties),
-        CL_DEVICE_PARTITION_FAILED
-    );
+    for more in [units as isize + 1, 1 << 20] {
+        let properties = [CL_DEVICE_PARTITION_EQUALLY, more, 0];
+        assert_eq!(
+            partition_error(root(), &properties),
+            CL_INVALID_DEVICE_PARTITION_COUNT,
+            "{more}"
+        );
+    }
 }
 
 #[test]

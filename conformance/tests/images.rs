@@ -1651,12 +1651,26 @@ fn set_kernel_arg_checks_images_and_samplers() {
     assert_eq!(set(0, write_only.0), CL_INVALID_ARG_VALUE);
     assert_eq!(set(1, read_only.0), CL_INVALID_ARG_VALUE);
     assert_eq!(set(1, write_only.0), CL_SUCCESS);
-    assert_eq!(set(0, volume.0), CL_INVALID_ARG_VALUE);
-    assert_eq!(set(0, buffer.0), CL_INVALID_ARG_VALUE);
-    assert_eq!(set(3, read_only.0), CL_INVALID_ARG_VALUE);
+    // A memory object of another kind than the parameter's: CL_INVALID_MEM_OBJECT (the
+    // CTS's negative_set_kernel_arg_invalid_image).
+    assert_eq!(set(0, volume.0), CL_INVALID_MEM_OBJECT);
+    assert_eq!(set(0, buffer.0), CL_INVALID_MEM_OBJECT);
+    assert_eq!(set(3, read_only.0), CL_INVALID_MEM_OBJECT);
     assert_eq!(
         api().set_kernel_arg(k.kernel, 2, fx.context.cast::<c_void>()),
         CL_INVALID_SAMPLER
+    );
+    // A NULL sampler value is no valid sampler (the CTS's negative_invalid_arg_sampler);
+    // a wrong size is CL_INVALID_ARG_SIZE whatever the value.
+    let set_raw = |size, value: Option<&[u8]>| api().set_kernel_arg_raw(k.kernel, 2, size, value);
+    assert_eq!(set_raw(size_of::<cl_sampler>(), None), CL_INVALID_SAMPLER);
+    assert_eq!(
+        set_raw(2 * size_of::<cl_sampler>(), None),
+        CL_INVALID_ARG_SIZE
+    );
+    assert_eq!(
+        set_raw(2 * size_of::<cl_sampler>(), Some(&[0; 16])),
+        CL_INVALID_ARG_SIZE
     );
 }
 

@@ -188,12 +188,15 @@ impl Kernel {
             return fail(CL_INVALID_GLOBAL_OFFSET);
         }
         let reqd = self.code.reqd_work_group_size;
-        let local = match local {
-            Some(l) => pad(l, 1),
-            // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
-            // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used".
-            None if reqd.is_some() => return fail(CL_INVALID_WORK_GROUP_SIZE),
-            None => choose_local_size(
+        let local = match (local, reqd) {
+            (Some(l), _) => pad(l, 1),
+            // OpenCL 1.2 has "CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
+            // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used"; OpenCL 2.0
+            // dropped that error, and the Khronos CTS (null_required_work_group_size, run
+            // for every version) and every other implementation run the required size, so
+            // clift does too.
+            (None, Some(reqd)) => reqd,
+            (None, None) => choose_local_size(
                 global,
                 dims,
                 device.compute_units() as usize,

@@ -1200,6 +1200,23 @@ fn creation_reports_geometry_and_rejects_bad_descriptors() {
         image_info::<*mut c_void>(&over, CL_IMAGE_BUFFER),
         buffer.0.cast()
     );
+    // A row pitch may be given for it (the buffer is its memory, as a host pointer is for
+    // other images): at least width * element size and a multiple of the element size.
+    for pitch in [64, 68] {
+        let mut pitched = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 1, 1], buffer.0);
+        pitched.image_row_pitch = pitch;
+        let image = create_image(&fx, 0, &rgba8, &pitched, null_mut()).unwrap();
+        assert_eq!(image_info::<usize>(&image, CL_IMAGE_ROW_PITCH), pitch);
+    }
+    for pitch in [60, 66] {
+        let mut pitched = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 1, 1], buffer.0);
+        pitched.image_row_pitch = pitch;
+        assert_eq!(
+            create_image(&fx, 0, &rgba8, &pitched, null_mut()).err(),
+            Some(CL_INVALID_IMAGE_DESCRIPTOR),
+            "{pitch}"
+        );
+    }
     // Errors: "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are
     // not valid", "CL_IMAGE_FORMAT_NOT_SUPPORTED", "CL_INVALID_IMAGE_DESCRIPTOR" (a pitch
     // without a host pointer; a buffer image larger than its buffer is

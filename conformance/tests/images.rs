@@ -469,8 +469,9 @@ fn reference_read(img: &TestImage, sp: SamplerSpec, coords: [f32; 4]) -> [f64; 4
     let extent = img.extent();
     let mut base = [0usize; 3];
     if let Some(l) = img.layer_coordinate() {
-        // 8.4: layer = clamp(floor(w + 0.5f), 0, layers - 1).
-        base[2] = ((coords[l] + 0.5).floor() as i64).clamp(0, extent[2] as i64 - 1) as usize;
+        // 8.4: layer = clamp(rint(w), 0, image_array_size - 1), ties to even (the
+        // coordinates include halves: 4.5 is layer 4, 5.5 layer 6).
+        base[2] = (coords[l].round_ties_even() as i64).clamp(0, extent[2] as i64 - 1) as usize;
     }
     let axes = img.axes();
     let fetch = |idx: Option<[usize; 3]>| match idx {

@@ -199,6 +199,8 @@ entry_points! {
     clEnqueueMarkerWithWaitList: clEnqueueMarkerWithWaitList_t,
     clEnqueueBarrierWithWaitList: clEnqueueBarrierWithWaitList_t,
     clGetExtensionFunctionAddressForPlatform: clGetExtensionFunctionAddressForPlatform_t,
+    // OpenCL 2.0, which clift answers for OpenCL 1.2 properties (the CTS calls it).
+    clCreateCommandQueueWithProperties: clCreateCommandQueueWithProperties_t,
     // cl_khr_icd: exported by drivers, not by the loader (which answers through the name
     // lookup instead).
     clIcdGetPlatformIDsKHR: clIcdGetPlatformIDsKHR_t,

@@ -1056,9 +1056,10 @@ fn ndrange_work_size_errors() {
 fn reqd_work_group_size_must_be_matched() {
     // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and ... does not match the
     // work-group size specified for kernel using the __attribute__((reqd_work_group_size(X,
-    // Y, Z))) qualifier in program source"; "CL_INVALID_WORK_GROUP_SIZE if local_work_size
-    // is NULL and the __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used to
-    // declare the work-group size for kernel in the program source." clEnqueueTask:
+    // Y, Z))) qualifier in program source". With local_work_size NULL the required size is
+    // used (OpenCL 2.0+ and the Khronos CTS's null_required_work_group_size; OpenCL 1.2 had
+    // CL_INVALID_WORK_GROUP_SIZE there, which no implementation the CTS passes gives).
+    // clEnqueueTask:
     // "CL_INVALID_WORK_GROUP_SIZE if a work-group size is specified for kernel using the
     // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier in program source and is not
     // (1, 1, 1)."
@@ -1080,7 +1081,7 @@ fn reqd_work_group_size_must_be_matched() {
         CL_INVALID_WORK_GROUP_SIZE
     );
     assert_eq!(
-        launch(&fx, k, 1, None, Some(&[64]), None),
+        launch(&fx, k, 1, None, Some(&[66]), None),
         CL_INVALID_WORK_GROUP_SIZE
     );
     assert_eq!(
@@ -1093,6 +1094,53 @@ fn reqd_work_group_size_must_be_matched() {
         CL_SUCCESS
     );
     assert_eq!(array::<i32>(&fx.read(buffer, 4 * 64)), [1; 64]);
+    release_mem(buffer);
+    release_kernel(k);
+    release_program(program);
+}
+
+#[test]
+fn null_local_size_runs_the_required_work_group_size() {
+    // The CTS's null_required_work_group_size: local_work_size NULL runs the size of
+    // reqd_work_group_size, in each work_dim that can hold it.
+    let fx = Fixture::new();
+    let program = fx.built(
+        "__attribute__((reqd_work_group_size(2,3,1)))
+         kernel void wg(global int *d) {
+           if (get_global_id(0) == 0 && get_global_id(1) == 0 && get_global_id(2) == 0) {
+             d[0] = get_local_size(0); d[1] = get_local_size(1); d[2] = get_local_size(2);
+           }
+         }
+",
+        c"",
+    );
+    let k = kernel(program, c"wg");
+    let buffer = fx.buffer(4 * 3);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, buffer), CL_SUCCESS);
+    for work_dim in [2, 3] {
+        let global = [64, 96, 128];
+        assert_eq!(
+            launch(
+                &fx,
+                k,
+                work_dim,
+                None,
+                Some(&global[..work_dim as usize]),
+                None
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            array::<i32>(&fx.read(buffer, 4 * 3)),
+            [2, 3, 1],
+            "{work_dim}"
+        );
+    }
+    // One dimension cannot hold a group 3 high.
+    assert_eq!(
+        launch(&fx, k, 1, None, Some(&[64]), None),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
     release_mem(buffer);
     release_kernel(k);
     release_program(program);

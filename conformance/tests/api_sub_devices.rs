@@ -279,6 +279,71 @@ fn context_over_sub_devices_holds_them() {
     release_all(&devices);
 }
 
+#[test]
+fn building_for_a_device_builds_for_its_sub_devices_only() {
+    let Some(_) = root_with(CL_DEVICE_PARTITION_EQUALLY, 2) else {
+        return;
+    };
+    let api = clift();
+    let subs = partition(root(), &EQUALLY_BY_ONE);
+    let (first, second) = (subs[0], subs[1]);
+    let context = api
+        .create_context(None, &[first, second, root()])
+        .expect("clCreateContext");
+    let source = "kernel void k(global int *x) { x[get_global_id(0)] += 1; }";
+    let build_for = |device: cl_device_id| {
+        let program = api
+            .create_program_with_source(context, &[source])
+            .expect("clCreateProgramWithSource");
+        // SAFETY: one live device, no callback.
+        let status =
+            unsafe { api.build_program_raw(program, 1, Some(&[device]), None, None, null_mut()) };
+        assert_eq!(status, CL_SUCCESS);
+        program
+    };
+    // A sub-device runs its parent's code: the CTS's device_partition builds for the
+    // parent alone, then expects CL_BUILD_SUCCESS for every device of the program.
+    let program = build_for(root());
+    for device in [first, second, root()] {
+        assert_eq!(api.build_status(program, device), CL_BUILD_SUCCESS);
+    }
+    // ... and runs the kernel on a sub-device's queue.
+    let kernel = api.create_kernel(program, c"k").expect("clCreateKernel");
+    let queue = api
+        .create_command_queue(context, second, 0)
+        .expect("clCreateCommandQueue");
+    let buffer = api
+        .create_buffer_from(context, CL_MEM_READ_WRITE, bytes_of(&[5i32; 4]))
+        .expect("clCreateBuffer");
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, buffer), CL_SUCCESS);
+    assert_eq!(
+        api.enqueue_nd_range_kernel(queue, kernel, 1, None, Some(&[4]), None, Waits::NONE, None),
+        CL_SUCCESS
+    );
+    let mut out = [0u8; 16];
+    assert_eq!(
+        api.read_buffer(queue, buffer, 0, &mut out, Waits::NONE, None),
+        CL_SUCCESS
+    );
+    assert_eq!(array::<i32>(&out), [6; 4]);
+    // A sibling is no descendant: building for one sub-device leaves the other unbuilt.
+    let sibling_only = build_for(first);
+    assert_eq!(api.build_status(sibling_only, first), CL_BUILD_SUCCESS);
+    assert_eq!(api.build_status(sibling_only, second), CL_BUILD_NONE);
+    assert_eq!(api.build_status(sibling_only, root()), CL_BUILD_NONE);
+    for status in [
+        api.release_mem_object(buffer),
+        api.release_command_queue(queue),
+        api.release_kernel(kernel),
+        api.release_program(program),
+        api.release_program(sibling_only),
+        api.release_context(context),
+    ] {
+        assert_eq!(status, CL_SUCCESS);
+    }
+    release_all(&subs);
+}
+
 // Errors
 
 #[test]
@@ -307,17 +372,21 @@ fn equally_zero_is_invalid_value() {
 }
 
 #[test]
-fn equally_more_than_the_compute_units_is_partition_failed() {
-    // "CL_DEVICE_PARTITION_FAILED if the partition name is supported by the implementation
-    // but in_device could not be further partitioned."
+fn equally_more_than_the_compute_units_is_invalid_partition_count() {
+    // The Khronos CTS (negative_create_sub_devices) expects
+    // CL_INVALID_DEVICE_PARTITION_COUNT, "the total number of compute units requested
+    // exceeds CL_DEVICE_MAX_COMPUTE_UNITS for in_device", for max + 1 per sub-device.
     let Some(units) = root_with(CL_DEVICE_PARTITION_EQUALLY, 2) else {
         return;
     };
-    let properties = [CL_DEVICE_PARTITION_EQUALLY, units as isize + 1, 0];
-    assert_eq!(
-        partition_error(root(), &properties),
-        CL_DEVICE_PARTITION_FAILED
-    );
+    for more in [units as isize + 1, 1 << 20] {
+        let properties = [CL_DEVICE_PARTITION_EQUALLY, more, 0];
+        assert_eq!(
+            partition_error(root(), &properties),
+            CL_INVALID_DEVICE_PARTITION_COUNT,
+            "{more}"
+        );
+    }
 }
 
 #[test]

@@ -1222,6 +1222,72 @@ fn destructor_callback_waits_for_commands_using_the_buffer() {
 }
 
 #[test]
+fn kernel_argument_does_not_keep_its_buffer_alive() {
+    // The CTS's retain_mem_object_set_kernel_arg: a buffer set as a kernel argument and then
+    // released by the application is deleted (its callback runs) while the kernel lives.
+    let fx = Fixture::new();
+    let log = new_log();
+    let api = api();
+    let program = api
+        .create_program_with_source(fx.context, &["kernel void k(global int *x) { x[0] = 7; }"])
+        .expect("clCreateProgramWithSource");
+    assert_eq!(api.build_program(program, c""), CL_SUCCESS);
+    let kernel = api.create_kernel(program, c"k").expect("clCreateKernel");
+    let mem = fx.buffer(0, 64);
+    assert_eq!(register(mem, 1, log), CL_SUCCESS);
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, mem), CL_SUCCESS);
+    release(mem);
+    assert_eq!(wait_for_calls(log, 1), [(1, mem as usize)]);
+    // A launch whose argument is gone is refused: "CL_INVALID_KERNEL_ARGS if the kernel
+    // argument values have not been specified".
+    assert_eq!(
+        api.enqueue_nd_range_kernel(
+            fx.queue,
+            kernel,
+            1,
+            None,
+            Some(&[1]),
+            None,
+            Waits::NONE,
+            None
+        ),
+        CL_INVALID_KERNEL_ARGS
+    );
+    // A new argument makes the kernel launchable again, and the launch holds its buffer
+    // until it has run, even when released right after the enqueue.
+    let fresh = fx.buffer(0, 64);
+    assert_eq!(register(fresh, 2, log), CL_SUCCESS);
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, fresh), CL_SUCCESS);
+    let gate = api.create_user_event(fx.context).unwrap();
+    assert_eq!(
+        api.enqueue_nd_range_kernel(
+            fx.queue,
+            kernel,
+            1,
+            None,
+            Some(&[1]),
+            None,
+            Waits::on(&[gate]),
+            None
+        ),
+        CL_SUCCESS
+    );
+    release(fresh);
+    settle();
+    assert_eq!(
+        calls(log).len(),
+        1,
+        "deleted while a launch using it is queued"
+    );
+    assert_eq!(api.set_user_event_status(gate, CL_COMPLETE), CL_SUCCESS);
+    fx.finish();
+    assert_eq!(wait_for_calls(log, 2)[1], (2, fresh as usize));
+    release_event(gate);
+    assert_eq!(api.release_kernel(kernel), CL_SUCCESS);
+    assert_eq!(api.release_program(program), CL_SUCCESS);
+}
+
+#[test]
 fn parent_is_deleted_only_after_its_sub_buffers() {
     // "If memobj is a buffer object, memobj cannot be deleted until all sub-buffer objects
     // associated with memobj are deleted."

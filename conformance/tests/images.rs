@@ -469,8 +469,9 @@ fn reference_read(img: &TestImage, sp: SamplerSpec, coords: [f32; 4]) -> [f64; 4
     let extent = img.extent();
     let mut base = [0usize; 3];
     if let Some(l) = img.layer_coordinate() {
-        // 8.4: layer = clamp(floor(w + 0.5f), 0, layers - 1).
-        base[2] = ((coords[l] + 0.5).floor() as i64).clamp(0, extent[2] as i64 - 1) as usize;
+        // 8.4: layer = clamp(rint(w), 0, image_array_size - 1), ties to even (the
+        // coordinates include halves: 4.5 is layer 4, 5.5 layer 6).
+        base[2] = (coords[l].round_ties_even() as i64).clamp(0, extent[2] as i64 - 1) as usize;
     }
     let axes = img.axes();
     let fetch = |idx: Option<[usize; 3]>| match idx {
@@ -1200,6 +1201,23 @@ fn creation_reports_geometry_and_rejects_bad_descriptors() {
         image_info::<*mut c_void>(&over, CL_IMAGE_BUFFER),
         buffer.0.cast()
     );
+    // A row pitch may be given for it (the buffer is its memory, as a host pointer is for
+    // other images): at least width * element size and a multiple of the element size.
+    for pitch in [64, 68] {
+        let mut pitched = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 1, 1], buffer.0);
+        pitched.image_row_pitch = pitch;
+        let image = create_image(&fx, 0, &rgba8, &pitched, null_mut()).unwrap();
+        assert_eq!(image_info::<usize>(&image, CL_IMAGE_ROW_PITCH), pitch);
+    }
+    for pitch in [60, 66] {
+        let mut pitched = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 1, 1], buffer.0);
+        pitched.image_row_pitch = pitch;
+        assert_eq!(
+            create_image(&fx, 0, &rgba8, &pitched, null_mut()).err(),
+            Some(CL_INVALID_IMAGE_DESCRIPTOR),
+            "{pitch}"
+        );
+    }
     // Errors: "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are
     // not valid", "CL_IMAGE_FORMAT_NOT_SUPPORTED", "CL_INVALID_IMAGE_DESCRIPTOR" (a pitch
     // without a host pointer; a buffer image larger than its buffer is
@@ -1651,12 +1669,26 @@ fn set_kernel_arg_checks_images_and_samplers() {
     assert_eq!(set(0, write_only.0), CL_INVALID_ARG_VALUE);
     assert_eq!(set(1, read_only.0), CL_INVALID_ARG_VALUE);
     assert_eq!(set(1, write_only.0), CL_SUCCESS);
-    assert_eq!(set(0, volume.0), CL_INVALID_ARG_VALUE);
-    assert_eq!(set(0, buffer.0), CL_INVALID_ARG_VALUE);
-    assert_eq!(set(3, read_only.0), CL_INVALID_ARG_VALUE);
+    // A memory object of another kind than the parameter's: CL_INVALID_MEM_OBJECT (the
+    // CTS's negative_set_kernel_arg_invalid_image).
+    assert_eq!(set(0, volume.0), CL_INVALID_MEM_OBJECT);
+    assert_eq!(set(0, buffer.0), CL_INVALID_MEM_OBJECT);
+    assert_eq!(set(3, read_only.0), CL_INVALID_MEM_OBJECT);
     assert_eq!(
         api().set_kernel_arg(k.kernel, 2, fx.context.cast::<c_void>()),
         CL_INVALID_SAMPLER
+    );
+    // A NULL sampler value is no valid sampler (the CTS's negative_invalid_arg_sampler);
+    // a wrong size is CL_INVALID_ARG_SIZE whatever the value.
+    let set_raw = |size, value: Option<&[u8]>| api().set_kernel_arg_raw(k.kernel, 2, size, value);
+    assert_eq!(set_raw(size_of::<cl_sampler>(), None), CL_INVALID_SAMPLER);
+    assert_eq!(
+        set_raw(2 * size_of::<cl_sampler>(), None),
+        CL_INVALID_ARG_SIZE
+    );
+    assert_eq!(
+        set_raw(2 * size_of::<cl_sampler>(), Some(&[0; 16])),
+        CL_INVALID_ARG_SIZE
     );
 }
 

@@ -587,3 +587,98 @@ fn commands_of_different_queues_wait_for_each_others_events() {
     release(producer);
     release(consumer);
 }
+
+// clCreateCommandQueueWithProperties (OpenCL 2.0, answered for OpenCL 1.2 properties)
+
+/// The queue or error of `clCreateCommandQueueWithProperties` with `properties` (a
+/// zero-terminated list, or NULL for `None`).
+fn create_with_properties(
+    context: cl_context,
+    device: cl_device_id,
+    properties: Option<&[cl_queue_properties]>,
+) -> Result<cl_command_queue, cl_int> {
+    let api = api();
+    let create = entry!(api.clCreateCommandQueueWithProperties);
+    let list = properties.map_or(std::ptr::null(), |p| p.as_ptr());
+    let mut status = CL_SUCCESS - 1;
+    // SAFETY: handles are live or NULL; `list` is NULL or zero-terminated.
+    let queue = unsafe { create(context, device, list, &mut status) };
+    if queue.is_null() {
+        Err(status)
+    } else {
+        assert_eq!(status, CL_SUCCESS);
+        Ok(queue)
+    }
+}
+
+#[test]
+fn queue_with_properties_list_reports_its_bits() {
+    let context = Context::new();
+    let queue = create_with_properties(context.0, device(), None).expect("NULL list");
+    assert_eq!(properties_of(queue), 0);
+    release(queue);
+    let list = [
+        CL_QUEUE_PROPERTIES as cl_queue_properties,
+        ALL_PROPERTIES,
+        0,
+    ];
+    let queue = create_with_properties(context.0, device(), Some(&list)).expect("both bits");
+    assert_eq!(properties_of(queue), ALL_PROPERTIES);
+    assert_eq!(reference_count(queue), 1);
+    // The queue works: a fill and a read through it.
+    let mut out = [0u8; 4];
+    let buffer = api()
+        .create_buffer(context.0, CL_MEM_READ_WRITE, 4)
+        .expect("clCreateBuffer");
+    assert_eq!(
+        api().enqueue_fill_buffer(queue, buffer, Some(&[7]), 1, 0, 4, Waits::NONE, None),
+        CL_SUCCESS
+    );
+    // Out of order: the read may not start before the fill has finished.
+    assert_eq!(api().finish(queue), CL_SUCCESS);
+    assert_eq!(
+        api().read_buffer(queue, buffer, 0, &mut out, Waits::NONE, None),
+        CL_SUCCESS
+    );
+    assert_eq!(out, [7; 4]);
+    assert_eq!(api().release_mem_object(buffer), CL_SUCCESS);
+    release(queue);
+}
+
+#[test]
+fn queue_with_properties_errors() {
+    let context = Context::new();
+    // "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_DEVICE if device
+    // is not a valid device".
+    assert_eq!(
+        create_with_properties(device(), device(), None),
+        Err(CL_INVALID_CONTEXT)
+    );
+    assert_eq!(
+        create_with_properties(context.0, context.0, None),
+        Err(CL_INVALID_DEVICE)
+    );
+    // "CL_INVALID_VALUE if values specified in properties are not valid": an unknown name
+    // (what the CTS's negative test passes), a name given twice, unknown bits.
+    let key = CL_QUEUE_PROPERTIES as cl_queue_properties;
+    for list in [
+        vec![u64::MAX, u64::MAX, 0, 0, 0],
+        vec![key, 0, key, 0, 0],
+        vec![key, 1 << 9, 0],
+    ] {
+        assert_eq!(
+            create_with_properties(context.0, device(), Some(&list)),
+            Err(CL_INVALID_VALUE),
+            "{list:x?}"
+        );
+    }
+    // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not
+    // supported by the device": CL_QUEUE_ON_DEVICE (1 << 2), CL_QUEUE_SIZE (0x1094).
+    for list in [vec![key, 1 << 2, 0], vec![0x1094, 16, 0]] {
+        assert_eq!(
+            create_with_properties(context.0, device(), Some(&list)),
+            Err(CL_INVALID_QUEUE_PROPERTIES),
+            "{list:x?}"
+        );
+    }
+}

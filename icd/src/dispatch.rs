@@ -140,7 +140,8 @@ entry_points! {
     clLinkProgram,
     clUnloadPlatformCompiler,
     clGetKernelArgInfo,
-    clGetExtensionFunctionAddressForPlatform;
+    clGetExtensionFunctionAddressForPlatform,
+    clCreateCommandQueueWithProperties;
     extensions:
     clIcdGetPlatformIDsKHR,
 }

@@ -14,7 +14,9 @@
 //! compiler checks each `extern "C"` function the driver stores against that prototype (which
 //! the tests in turn compare, parameter by parameter, with the `cl_api_*` typedefs of
 //! `cl_icd.h`). The sharing extensions (GL, D3D, DX9, EGL), `cl_ext_device_fission` and the
-//! OpenCL 2.0+ slots are [`UnusedSlot`]s: the driver provides none of them and they stay NULL.
+//! OpenCL 2.0+ slots are [`UnusedSlot`]s: the driver provides none of them and they stay NULL,
+//! except `clCreateCommandQueueWithProperties`, which applications (the Khronos CTS among
+//! them) call through ocl-icd whatever the device's version.
 
 use crate::fn_types;
 
@@ -200,7 +202,7 @@ icd_dispatch! {
     // cl_khr_egl_event
     clCreateEventFromEGLSyncKHR: UnusedSlot,
     // OpenCL 2.0
-    clCreateCommandQueueWithProperties: UnusedSlot,
+    clCreateCommandQueueWithProperties: fn_types::clCreateCommandQueueWithProperties_t,
     clCreatePipe: UnusedSlot,
     clGetPipeInfo: UnusedSlot,
     clSVMAlloc: UnusedSlot,

@@ -144,6 +144,18 @@ impl Device {
         self.parent.as_ref()
     }
 
+    /// Whether this device was split, directly or not, from `ancestor`.
+    pub fn descends_from(&self, ancestor: &Device) -> bool {
+        let mut parent = self.parent.as_deref();
+        while let Some(p) = parent {
+            if std::ptr::eq(p, ancestor) {
+                return true;
+            }
+            parent = p.parent.as_deref();
+        }
+        false
+    }
+
     /// The CPUs this device runs on; one compute unit (worker thread) each.
     pub fn cpus(&self) -> &CpuSet {
         &self.cpus
@@ -328,9 +340,15 @@ impl Device {
             return fail(CL_INVALID_VALUE);
         }
         let units = units as usize;
+        // "CL_INVALID_DEVICE_PARTITION_COUNT if ... the total number of compute units
+        // requested exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for in_device": more units
+        // per sub-device than the device has (the Khronos CTS expects this code).
+        if units > self.cpus.len() {
+            return fail(CL_INVALID_DEVICE_PARTITION_COUNT);
+        }
         // One sub-device holding every compute unit is no partition: "in_device could not be
         // further partitioned" (the Khronos CTS expects CL_DEVICE_PARTITION_FAILED too).
-        if units >= self.cpus.len() {
+        if units == self.cpus.len() {
             return fail(CL_DEVICE_PARTITION_FAILED);
         }
         let ids = self.cpus.ids();

@@ -2,7 +2,7 @@
 //! of an NDRange (validation of the work sizes, choice of a local size, the argument block,
 //! and the run over every work-group on the device's workers).
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 pub use clift_compiler::kernel::{KernelCode, KernelParam, ParamInfo, ParamKind, WorkGroup};
 use khronos_headers::*;
@@ -15,7 +15,6 @@ use crate::object::{ClObject, Header, ObjectKind};
 use crate::program::Program;
 
 /// A value given by `clSetKernelArg`, checked against its parameter.
-#[derive(Clone)]
 pub enum ArgValue {
     /// A buffer, or NULL.
     Buffer(Option<Arc<Mem>>),
@@ -29,12 +28,48 @@ pub enum ArgValue {
     Sampler(u32),
 }
 
+/// An argument as the kernel keeps it: memory objects by weak reference.
+///
+/// A kernel must not keep its argument buffers alive: an application may release a buffer
+/// after setting it as an argument and wait for its destructor callback (the Khronos CTS's
+/// `retain_mem_object_set_kernel_arg` does). A launch upgrades the references and holds
+/// the objects until its command has run; a launch whose object is gone is refused.
+enum StoredArg {
+    Buffer(Option<Weak<Mem>>),
+    Local(usize),
+    Bytes(Vec<u8>),
+    Image(Weak<Mem>),
+    Sampler(u32),
+}
+
+impl StoredArg {
+    fn new(value: ArgValue) -> StoredArg {
+        match value {
+            ArgValue::Buffer(mem) => StoredArg::Buffer(mem.as_ref().map(Arc::downgrade)),
+            ArgValue::Local(size) => StoredArg::Local(size),
+            ArgValue::Bytes(bytes) => StoredArg::Bytes(bytes),
+            ArgValue::Image(mem) => StoredArg::Image(Arc::downgrade(&mem)),
+            ArgValue::Sampler(bits) => StoredArg::Sampler(bits),
+        }
+    }
+}
+
+/// A memory object argument that is still alive: "CL_INVALID_KERNEL_ARGS if the kernel
+/// argument values have not been specified" — a released object is no value any more
+/// (rusticl answers the same).
+fn alive(mem: &Weak<Mem>) -> ClResult<Arc<Mem>> {
+    match mem.upgrade() {
+        Some(mem) if mem.header().api_refs() > 0 => Ok(mem),
+        _ => fail(CL_INVALID_KERNEL_ARGS),
+    }
+}
+
 #[repr(C)]
 pub struct Kernel {
     header: Header,
     program: Arc<Program>,
     code: Arc<KernelCode>,
-    args: Mutex<Vec<Option<ArgValue>>>,
+    args: Mutex<Vec<Option<StoredArg>>>,
 }
 
 // SAFETY: `Kernel` is `#[repr(C)]` with its `Header` first.
@@ -65,7 +100,7 @@ impl Kernel {
         program
             .attached_kernels
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-        let args = Mutex::new(vec![None; code.params.len()]);
+        let args = Mutex::new(code.params.iter().map(|_| None).collect());
         Arc::new(Kernel {
             header: Header::new(ObjectKind::Kernel),
             program,
@@ -90,7 +125,7 @@ impl Kernel {
         let Some(slot) = args.get_mut(index as usize) else {
             return fail(CL_INVALID_ARG_INDEX);
         };
-        *slot = Some(value);
+        *slot = Some(StoredArg::new(value));
         Ok(())
     }
 
@@ -109,7 +144,7 @@ impl Kernel {
             + args
                 .iter()
                 .map(|a| {
-                    if let Some(ArgValue::Local(n)) = a {
+                    if let Some(StoredArg::Local(n)) = a {
                         n.next_multiple_of(16)
                     } else {
                         0
@@ -153,12 +188,15 @@ impl Kernel {
             return fail(CL_INVALID_GLOBAL_OFFSET);
         }
         let reqd = self.code.reqd_work_group_size;
-        let local = match local {
-            Some(l) => pad(l, 1),
-            // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
-            // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used".
-            None if reqd.is_some() => return fail(CL_INVALID_WORK_GROUP_SIZE),
-            None => choose_local_size(
+        let local = match (local, reqd) {
+            (Some(l), _) => pad(l, 1),
+            // OpenCL 1.2 has "CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
+            // __attribute__((reqd_work_group_size(X, Y, Z))) qualifier is used"; OpenCL 2.0
+            // dropped that error, and the Khronos CTS (null_required_work_group_size, run
+            // for every version) and every other implementation run the required size, so
+            // clift does too.
+            (None, Some(reqd)) => reqd,
+            (None, None) => choose_local_size(
                 global,
                 dims,
                 device.compute_units() as usize,
@@ -208,28 +246,30 @@ impl Kernel {
         for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
             let slot = &mut block[param.offset..];
             match (value, &param.kind) {
-                (ArgValue::Buffer(mem), ParamKind::Buffer { .. }) => {
+                (StoredArg::Buffer(mem), ParamKind::Buffer { .. }) => {
+                    let mem = mem.as_ref().map(alive).transpose()?;
                     let address = mem.as_ref().map_or(0, |m| m.base() as u64);
                     slot[..8].copy_from_slice(&address.to_ne_bytes());
-                    buffers.extend(mem.iter().cloned());
+                    buffers.extend(mem);
                 }
-                (ArgValue::Local(size), ParamKind::Local) => {
+                (StoredArg::Local(size), ParamKind::Local) => {
                     slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
                     local_size += size.next_multiple_of(16);
                 }
-                (ArgValue::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
+                (StoredArg::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
                     slot[..*size].copy_from_slice(bytes);
                 }
-                (ArgValue::Image(mem), ParamKind::Image(_)) => {
+                (StoredArg::Image(mem), ParamKind::Image(_)) => {
+                    let mem = alive(mem)?;
                     let Some(image) = mem.image_info() else {
                         return fail(CL_INVALID_KERNEL_ARGS);
                     };
                     // The descriptor lives in the image object, which the launch holds.
                     let address = &image.descriptor as *const _ as u64;
                     slot[..8].copy_from_slice(&address.to_ne_bytes());
-                    buffers.push(Arc::clone(mem));
+                    buffers.push(mem);
                 }
-                (ArgValue::Sampler(bits), ParamKind::Sampler) => {
+                (StoredArg::Sampler(bits), ParamKind::Sampler) => {
                     slot[..4].copy_from_slice(&bits.to_ne_bytes());
                 }
                 _ => return fail(CL_INVALID_KERNEL_ARGS),

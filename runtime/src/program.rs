@@ -254,11 +254,12 @@ impl Program {
     /// `CL_BUILD_PROGRAM_FAILURE`.
     pub fn build(&self, devices: &[usize], options: &[u8]) -> ClResult<()> {
         CompileOptions::parse(options).or(fail(CL_INVALID_BUILD_OPTIONS))?;
+        let devices = self.with_sub_devices(devices);
         // A program from source builds one text for all its devices; a program from
         // binaries builds each device's binary (devices with equal binaries share a build).
         let mut outcomes: Vec<(String, Vec<u8>, BuildOutcome)> = Vec::new();
         let mut all_built = true;
-        for &index in devices {
+        for &index in &devices {
             let (text, effective) = self.build_input(index, options);
             let at = match outcomes
                 .iter()
@@ -296,6 +297,25 @@ impl Program {
             record.options = options.to_vec();
             record.log = format!("<command line>: error: invalid build option '{}'\n", bad.0);
         }
+    }
+
+    /// `devices` and, after them, the program's other devices split (at any depth) from
+    /// one of them. A sub-device runs on some of its parent's CPUs, so the parent's code is
+    /// its code: building for a device builds for its sub-devices too, as applications
+    /// expect (the Khronos CTS's device_partition builds for the parent device alone, then
+    /// checks the build status of every device of the program and runs the kernels on the
+    /// sub-devices' queues).
+    fn with_sub_devices(&self, devices: &[usize]) -> Vec<usize> {
+        let mut all = devices.to_vec();
+        for (index, device) in self.devices.iter().enumerate() {
+            let below_a_listed_one = devices
+                .iter()
+                .any(|&listed| device.descends_from(&self.devices[listed]));
+            if below_a_listed_one && !all.contains(&index) {
+                all.push(index);
+            }
+        }
+        all
     }
 
     /// The text and options a build for the device at `index` compiles: the source, or

@@ -173,9 +173,11 @@ fn frac(x: f32) -> f32 {
     x - x.floor()
 }
 
-/// The array layer of coordinate `w`: `clamp(floor(w + 0.5f), 0, layers - 1)` (8.4).
+/// The array layer of coordinate `w`: `clamp(rint(w), 0, image_array_size - 1)` (8.4,
+/// "Selecting an Image from an Image Array"): rounded to nearest, ties to even (so 4.5
+/// selects layer 4), whatever the sampler's addressing and normalization; NaN selects 0.
 pub fn layer(w: f32, layers: u32) -> u32 {
-    ((w + 0.5).floor() as i64).clamp(0, i64::from(layers) - 1) as u32
+    (w.round_ties_even() as i64).clamp(0, i64::from(layers) - 1) as u32
 }
 
 /// An integer array-layer coordinate, clamped the same way.
@@ -241,9 +243,14 @@ mod tests {
     }
 
     #[test]
-    fn layers_round_half_up_and_clamp() {
+    fn layers_round_to_nearest_even_and_clamp() {
         assert_eq!(layer(1.5, 4), 2);
+        assert_eq!(layer(2.5, 4), 2);
+        assert_eq!(layer(0.5, 4), 0);
+        assert_eq!(layer(-0.5, 4), 0);
+        assert_eq!(layer(2.51, 4), 3);
         assert_eq!(layer(1.49, 4), 1);
+        assert_eq!(layer(f32::NAN, 4), 0);
         assert_eq!(layer(-7.0, 4), 0);
         assert_eq!(layer(70.0, 4), 3);
         assert_eq!(layer_int(-1, 4), 0);

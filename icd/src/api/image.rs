@@ -150,7 +150,10 @@ fn image_from_buffer(
         return fail(CL_INVALID_HOST_PTR);
     }
     let flags = sub_buffer_flags(buffer.flags(), requested_flags)?;
-    let geometry = ImageGeometry::new(desc, format.element_size(), false, false)?;
+    // The buffer is the image's memory, as a host pointer is for other images, so a row
+    // pitch may be given (OpenCL 2.0's rule for images from buffers; rusticl and the
+    // Khronos CTS's kernel_image_methods 1Dbuffer pass one) and is the one reported.
+    let geometry = ImageGeometry::new(desc, format.element_size(), true, true)?;
     // "CL_INVALID_IMAGE_SIZE if ... the image's size is larger than the buffer's".
     if geometry.size() > buffer.size() {
         return fail(CL_INVALID_IMAGE_SIZE);

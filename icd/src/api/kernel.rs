@@ -132,9 +132,10 @@ unsafe fn read_arg_value(
             // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
             // specified arg_value is not a valid memory object."
             let mem = handle::shared::<Mem>(mem)?;
-            // An image is a memory object but not a valid value for a pointer parameter.
+            // An image is a memory object, but not one a pointer parameter can take: as for
+            // an image parameter given a buffer (below), CL_INVALID_MEM_OBJECT.
             if mem.is_image() {
-                return fail(CL_INVALID_ARG_VALUE);
+                return fail(CL_INVALID_MEM_OBJECT);
             }
             Ok(ArgValue::Buffer(Some(mem)))
         }
@@ -165,15 +166,17 @@ unsafe fn read_arg_value(
             ))
         }
         ParamKind::Sampler => {
-            if value.is_null() || size != size_of::<cl_sampler>() {
-                return fail(if value.is_null() {
-                    CL_INVALID_ARG_VALUE
-                } else {
-                    CL_INVALID_ARG_SIZE
-                });
+            // "CL_INVALID_ARG_SIZE if ... the argument is a sampler object and arg_size !=
+            // sizeof(cl_sampler)".
+            if size != size_of::<cl_sampler>() {
+                return fail(CL_INVALID_ARG_SIZE);
             }
             // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
-            // specified arg_value is not a valid sampler object."
+            // specified arg_value is not a valid sampler object": a NULL arg_value too (the
+            // Khronos CTS's negative_invalid_arg_sampler expects this code for it).
+            if value.is_null() {
+                return fail(CL_INVALID_SAMPLER);
+            }
             // SAFETY: `value` holds a `cl_sampler` (size checked).
             let sampler =
                 handle::object::<Sampler>(unsafe { value.cast::<cl_sampler>().read_unaligned() })
@@ -189,11 +192,14 @@ unsafe fn read_arg_value(
             }
             // SAFETY: `value` holds a `cl_mem` (size checked).
             let mem = handle::shared::<Mem>(unsafe { value.cast::<cl_mem>().read_unaligned() })?;
-            // A buffer, or an image of another type, is not a valid value for this image
-            // parameter (the access rule is checked by `check_image_access`).
+            // A buffer, or an image of another type, is a memory object this parameter cannot
+            // take: CL_INVALID_MEM_OBJECT, "for an argument declared to be a memory object
+            // when the specified arg_value is not a valid memory object" (what the Khronos
+            // CTS's negative_set_kernel_arg_invalid_image expects). The access rule is
+            // checked by `check_image_access`.
             match mem.image_info() {
                 Some(image) if image.geometry.kind() == *kind => Ok(ArgValue::Image(mem)),
-                _ => fail(CL_INVALID_ARG_VALUE),
+                _ => fail(CL_INVALID_MEM_OBJECT),
             }
         }
     }

@@ -151,8 +151,12 @@ fn vector_add_runs_over_every_group_with_an_offset() {
         kernel.prepare(&s.device).err(),
         Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
     );
-    kernel.set_arg(0, ArgValue::Buffer(Some(ma))).unwrap();
-    kernel.set_arg(1, ArgValue::Buffer(Some(mb))).unwrap();
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&ma))))
+        .unwrap();
+    kernel
+        .set_arg(1, ArgValue::Buffer(Some(Arc::clone(&mb))))
+        .unwrap();
     kernel
         .set_arg(2, ArgValue::Buffer(Some(Arc::clone(&mc))))
         .unwrap();
@@ -292,9 +296,17 @@ fn reqd_work_group_size_is_enforced() {
             .map(|e| e.code()),
         Some(CL_INVALID_WORK_GROUP_SIZE)
     );
+    // No local size: the required one (as OpenCL 2.0+ and the CTS have it).
     assert_eq!(
         kernel
             .ndrange(d, 2, None, Some([16, 4, 1]), None)
+            .map(|r| r.local),
+        Ok([8, 2, 1])
+    );
+    // ... which must still divide the global size.
+    assert_eq!(
+        kernel
+            .ndrange(d, 2, None, Some([12, 4, 1]), None)
             .err()
             .map(|e| e.code()),
         Some(CL_INVALID_WORK_GROUP_SIZE)

@@ -17,6 +17,7 @@ use khronos_headers::*;
 use crate::api;
 use crate::api::context::ContextNotify;
 use crate::api::program::BuildNotify;
+use crate::api::queue::cl_queue_properties;
 
 thread_local! {
     /// The arguments of the entry point in progress on this thread, formatted.

@@ -13,7 +13,7 @@ mod launch;
 mod memory;
 mod platform;
 pub(crate) mod program;
-mod queue;
+pub(crate) mod queue;
 mod sampler;
 mod sync;
 mod transfer;

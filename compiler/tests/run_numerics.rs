@@ -224,3 +224,75 @@ fn local_variables_are_aligned_to_their_size() {
     );
     assert_eq!(out, [0, 0, 0, 0]);
 }
+
+/// length, distance and normalize neither overflow nor underflow where the result is
+/// representable (float in double; double rescaled by powers of two), as the CTS's
+/// test_geometrics references compute them.
+#[test]
+fn geometrics_scale_instead_of_overflowing() {
+    let k = compile_fp(
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+        kernel void f(global uint *o, global ulong *d) {
+            o[0] = as_uint(length((float2)(0x1p100f, 0x1p100f)));
+            o[1] = as_uint(length((float2)(0x1p-140f, 0x1p-140f)));
+            o[2] = as_uint(distance((float2)(0x1p100f, 0.0f), (float2)(0.0f, -0x1p100f)));
+            o[3] = as_uint(distance((float)0x1.fffffep127f, -0x1.fffffep127f));
+            float4 n = normalize((float4)(INFINITY, 1.0f, -INFINITY, 0.0f));
+            o[4] = as_uint(n.x); o[5] = as_uint(n.y); o[6] = as_uint(n.z); o[7] = as_uint(n.w);
+            float2 t = normalize((float2)(0x1p-149f, 0.0f));
+            o[8] = as_uint(t.x); o[9] = as_uint(t.y);
+            float2 z = normalize((float2)(-0.0f, 0.0f));
+            o[10] = as_uint(z.x); o[11] = as_uint(z.y);
+            d[0] = as_ulong(length((double2)(0x1p1000, 0x1p1000)));
+            d[1] = as_ulong(length((double3)(0x1p-1074, 0.0, 0.0)));
+            d[2] = as_ulong(distance((double)0x1p1023, -0x1p1023));
+            double2 m = normalize((double2)(0x1p-1074, 0x1p-1074));
+            d[3] = as_ulong(m.x); d[4] = as_ulong(m.y);
+            double4 b = normalize((double4)(0x1p1023, 0x1p1023, -INFINITY, 1.0));
+            d[5] = as_ulong(b.x); d[6] = as_ulong(b.z);
+            double2 h = normalize((double2)(0x1p1000, 0x1p1000));
+            d[7] = as_ulong(h.y);
+        }",
+    );
+    let mut o = [0u32; 12];
+    let mut d = [0u64; 8];
+    run_1d(
+        &k[0],
+        1,
+        1,
+        &[o.as_mut_ptr() as u64, d.as_mut_ptr() as u64],
+        0,
+    );
+    let hex = |v: &[u32]| v.iter().map(|x| format!("{x:#010x}")).collect::<Vec<_>>();
+    assert_eq!(
+        hex(&o),
+        hex(&[
+            0x71b5_04f3, // sqrt(2)·2^100
+            0x0000_02d4, // sqrt(2)·2^-140, a denormal: 724·2^-149
+            0x71b5_04f3,
+            0x7f80_0000, // 2^129 is beyond float: infinity
+            0x3f35_04f3, // 1/sqrt(2), 0, -1/sqrt(2), 0
+            0x0000_0000,
+            0xbf35_04f3,
+            0x0000_0000,
+            0x3f80_0000, // the smallest denormal normalized is 1
+            0x0000_0000,
+            0x8000_0000, // a zero vector comes back as it is
+            0x0000_0000,
+        ])
+    );
+    let hex = |v: &[u64]| v.iter().map(|x| format!("{x:#018x}")).collect::<Vec<_>>();
+    assert_eq!(
+        hex(&d),
+        hex(&[
+            0x7e76_a09e_667f_3bcd, // sqrt(2)·2^1000
+            0x0000_0000_0000_0001, // 2^-1074
+            0x7ff0_0000_0000_0000, // the difference overflows in double (as the CTS's)
+            0x3fe6_a09e_667f_3bcc, // 1 / sqrt(2) computed in double
+            0x3fe6_a09e_667f_3bcc,
+            0x0000_0000_0000_0000, // the infinity dominates
+            0xbff0_0000_0000_0000,
+            0x3fe6_a09e_667f_3bcc,
+        ])
+    );
+}

@@ -534,62 +534,6 @@ impl Lower<'_, '_> {
         }
     }
 
-    fn geometric(&mut self, name: &str, values: &[Lanes], ft: ir::Type) -> Result<Lanes> {
-        let dot = |this: &mut Self, a: &[Value], b: &[Value]| {
-            let mut acc = this.b.ins().fmul(a[0], b[0]);
-            for i in 1..a.len() {
-                let p = this.b.ins().fmul(a[i], b[i]);
-                acc = this.b.ins().fadd(acc, p);
-            }
-            acc
-        };
-        let a = values[0].clone();
-        Ok(match name {
-            "dot" => vec![dot(self, &a, &values[1])],
-            "length" | "fast_length" => {
-                let d = dot(self, &a, &a);
-                vec![self.b.ins().sqrt(d)]
-            }
-            "distance" | "fast_distance" => {
-                let diff: Vec<Value> = a
-                    .iter()
-                    .zip(&values[1])
-                    .map(|(&x, &y)| self.b.ins().fsub(x, y))
-                    .collect();
-                let d = dot(self, &diff, &diff);
-                vec![self.b.ins().sqrt(d)]
-            }
-            "normalize" | "fast_normalize" => {
-                let d = dot(self, &a, &a);
-                let len = self.b.ins().sqrt(d);
-                let (zero, _) = self.float_pair(ft, 0.0, 0.0);
-                let is_zero = self.b.ins().fcmp(FloatCC::Equal, len, zero);
-                a.iter()
-                    .map(|&x| {
-                        let q = self.b.ins().fdiv(x, len);
-                        // normalize of a zero vector returns it unchanged.
-                        self.b.ins().select(is_zero, x, q)
-                    })
-                    .collect()
-            }
-            _ => {
-                // cross(a, b) = (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x[, 0])
-                let b = &values[1];
-                let m = |this: &mut Self, i: usize, j: usize| {
-                    let p = this.b.ins().fmul(a[i], b[j]);
-                    let q = this.b.ins().fmul(a[j], b[i]);
-                    this.b.ins().fsub(p, q)
-                };
-                let mut out = vec![m(self, 1, 2), m(self, 2, 0), m(self, 0, 1)];
-                if a.len() == 4 {
-                    let (zero, _) = self.float_pair(ft, 0.0, 0.0);
-                    out.push(zero);
-                }
-                out
-            }
-        })
-    }
-
     fn integer_function(
         &mut self,
         name: &str,

@@ -149,6 +149,17 @@ fn parse_hex_float(text: &str, ty: Scalar) -> Option<f64> {
     Some(round_binary(bits, scale, sticky, ty))
 }
 
+/// 2^e exactly, denormal powers included (`2f64.powi(-1074)` is 0: it divides by 2^1074,
+/// which overflows).
+fn pow2(e: i64) -> f64 {
+    match e {
+        ..-1074 => 0.0,
+        -1074..=-1023 => f64::from_bits(1 << (e + 1074)),
+        -1022..=1023 => f64::from_bits(((e + 1023) as u64) << 52),
+        _ => f64::INFINITY,
+    }
+}
+
 /// `bits × 2^scale` (plus a sticky fraction) rounded to nearest even in the format of `ty`.
 fn round_binary(bits: u128, scale: i64, sticky: bool, ty: Scalar) -> f64 {
     if bits == 0 {
@@ -177,7 +188,7 @@ fn round_binary(bits: u128, scale: i64, sticky: bool, ty: Scalar) -> f64 {
     if round && (rest || sticky || kept & 1 == 1) {
         kept += 1;
     }
-    let value = (kept as f64) * 2f64.powi(lsb as i32);
+    let value = (kept as f64) * pow2(lsb);
     if value >= 2f64.powi(max_exp + 1) {
         f64::INFINITY
     } else {
@@ -346,6 +357,11 @@ mod tests {
         assert_eq!(parse_float("0x1.fffffffp0f").unwrap().value, 2.0);
         assert_eq!(parse_float("0x.8p1").unwrap().value, 1.0);
         assert_eq!(parse_float("0x1p128f").unwrap().value, f64::INFINITY);
+        // Double denormals (2^-1074 is not 0; 2^-1075 ties to even, to 0).
+        assert_eq!(parse_float("0x1p-1074").unwrap().value.to_bits(), 1);
+        assert_eq!(parse_float("0x1.8p-1073").unwrap().value.to_bits(), 3);
+        assert_eq!(parse_float("0x1p-1075").unwrap().value, 0.0);
+        assert_eq!(parse_float("0x1p-1023").unwrap().value.to_bits(), 1 << 51);
         assert_eq!(
             parse_float("0x1.0000000000001p0").unwrap().value,
             1.0 + f64::EPSILON

@@ -12,7 +12,7 @@ use crate::integer::IntOp;
 /// integer parameters; `None` when `symbol` is not a builtin with narrow integer
 /// parameters (the caller then has no safe way to pass one and must refuse).
 pub fn narrow_param_is_signed(symbol: &str, index: usize) -> Option<bool> {
-    if symbol == "clift_half_to_f32" {
+    if symbol == "clift_half_to_f32" || symbol == "clift_half_bits_to_f32" {
         return Some(false);
     }
     if let Some(e) = crate::integer::externs()
@@ -48,6 +48,10 @@ mod tests {
             Some(false)
         );
         assert_eq!(narrow_param_is_signed("clift_half_to_f32", 0), Some(false));
+        assert_eq!(
+            narrow_param_is_signed("clift_half_bits_to_f32", 0),
+            Some(false)
+        );
         assert_eq!(narrow_param_is_signed("clift_sin_f32", 0), None);
     }
 }

@@ -39,6 +39,41 @@ pub extern "C" fn clift_half_to_f32(h: u16) -> f32 {
     }
 }
 
+/// half bits → float, exactly and reversibly: a NaN keeps its quiet bit as it is.
+///
+/// This is the move, not the conversion: `half` values (cl_khr_fp16) are held in registers
+/// as the float of the same value, and loads, stores, `as_*` and every other copy must give
+/// back the very bits they were given (a signalling NaN stays signalling). Its inverse is
+/// [`clift_f32_to_half_bits`].
+pub extern "C" fn clift_half_bits_to_f32(h: u16) -> f32 {
+    if h & 0x7c00 == 0x7c00 && h & 0x3ff != 0 {
+        let sign = u32::from(h & 0x8000) << 16;
+        return f32::from_bits(sign | 0x7f80_0000 | u32::from(h & 0x3ff) << 13);
+    }
+    clift_half_to_f32(h)
+}
+
+/// float → half bits, the inverse of [`clift_half_bits_to_f32`]: a NaN keeps its sign and
+/// its leading 10 fraction bits, quiet bit included (a NaN whose leading bits are all zero
+/// becomes the quiet NaN with the same sign, so that it stays a NaN); any other value is
+/// rounded to nearest, ties to even (exact for a value that is a half).
+pub extern "C" fn clift_f32_to_half_bits(x: f32) -> u16 {
+    if x.is_nan() {
+        let b = x.to_bits();
+        let sign = (b >> 16) as u16 & 0x8000;
+        let frac = (b >> 13) as u16 & 0x3ff;
+        return sign | 0x7c00 | if frac == 0 { 0x200 } else { frac };
+    }
+    clift_f32_to_half_rte(x)
+}
+
+/// `x` rounded to the nearest half (ties to even) and held as float again: what every half
+/// operation's float result goes through. A NaN comes back with its bits as a half keeps
+/// them (see [`clift_f32_to_half_bits`]).
+pub extern "C" fn clift_f32_round_half(x: f32) -> f32 {
+    clift_half_bits_to_f32(clift_f32_to_half_bits(x))
+}
+
 /// The result of a value too large for half, by mode (IEEE 754 7.4).
 #[inline]
 fn overflow<const MODE: u8>(neg: bool) -> u16 {
@@ -154,7 +189,13 @@ macro_rules! to_half {
         /// Every half conversion's symbol and address, for the JIT's symbol table.
         pub fn symbols() -> Vec<(&'static str, *const u8)> {
             let mut out: Vec<(&'static str, *const u8)> =
-                vec![("clift_half_to_f32", clift_half_to_f32 as *const u8)];
+                vec![
+                    ("clift_half_to_f32", clift_half_to_f32 as *const u8),
+                    ("clift_half_bits_to_f32", clift_half_bits_to_f32 as *const u8),
+                    ("clift_f32_to_half_bits", clift_f32_to_half_bits as *const u8),
+                    ("clift_f32_round_half", clift_f32_round_half as *const u8),
+                ];
+            out.extend(crate::math::half_symbols());
             $(
                 out.push((stringify!($f32_name), $f32_name as *const u8));
                 out.push((stringify!($f64_name), $f64_name as *const u8));

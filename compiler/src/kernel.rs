@@ -98,6 +98,13 @@ pub struct KernelParam {
     pub info: ParamInfo,
 }
 
+/// The largest alignment of any OpenCL C type: `long16`/`double16`, 128 bytes ("a data item
+/// declared to be a data type in memory is always aligned to the size of the data type",
+/// 6.1.5). The work-group's local memory, each `__local` argument in it and the per-item
+/// frames start at multiples of it, so that every object placed at an offset aligned for
+/// its type is aligned in memory too.
+pub const MAX_ALIGN: usize = 128;
+
 /// A compiled kernel.
 #[derive(Clone, Debug)]
 pub struct KernelCode {

@@ -8,6 +8,8 @@ pub use clift_compiler::kernel::{KernelCode, KernelParam, ParamInfo, ParamKind, 
 use khronos_headers::*;
 use parking_lot::Mutex;
 
+use clift_compiler::kernel::MAX_ALIGN;
+
 use crate::device::{Device, limits};
 use crate::error::{ClResult, fail};
 use crate::memory::Mem;
@@ -242,7 +244,9 @@ impl Kernel {
         }
         let mut block = vec![0u8; self.code.args_size.max(1)];
         let mut buffers = Vec::new();
-        let mut local_size = self.code.static_local_size.next_multiple_of(16);
+        // Every local argument starts at a multiple of the largest alignment (6.1.5: a
+        // `__local long16 *` points to 128-byte aligned memory).
+        let mut local_size = self.code.static_local_size.next_multiple_of(MAX_ALIGN);
         for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
             let slot = &mut block[param.offset..];
             match (value, &param.kind) {
@@ -254,7 +258,7 @@ impl Kernel {
                 }
                 (StoredArg::Local(size), ParamKind::Local) => {
                     slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
-                    local_size += size.next_multiple_of(16);
+                    local_size += size.next_multiple_of(MAX_ALIGN);
                 }
                 (StoredArg::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
                     slot[..*size].copy_from_slice(bytes);
@@ -357,7 +361,7 @@ impl PreparedLaunch {
         let printf_address = &printf as *const _ as usize;
         // Kernels with barriers keep each work-item's variables in a frame after the local
         // memory proper.
-        let frames_offset = self.local_size.next_multiple_of(16);
+        let frames_offset = self.local_size.next_multiple_of(MAX_ALIGN);
         let items: usize = range.local.iter().product();
         let frame_bytes = self.code.frame_size * items;
         let local_total = if frame_bytes > 0 {

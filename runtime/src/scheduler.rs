@@ -18,16 +18,22 @@ pub struct Executor {
     pool: rayon::ThreadPool,
 }
 
+/// The unit of a local-memory arena: 128 bytes aligned to 128, the largest alignment of an
+/// OpenCL C type (`clift_compiler::kernel::MAX_ALIGN`), so that local memory starts at it.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct Block([u8; 128]);
+
 thread_local! {
     /// This worker's local-memory arena (grown on demand, kept between work-groups).
-    static ARENA: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
+    static ARENA: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What a work-group gets: its id and its local memory (whose contents OpenCL leaves
 /// undefined at the start of a work-group, so the arena is not cleared between groups).
 pub struct GroupContext<'a> {
     pub group_id: [usize; 3],
-    /// The work-group's `__local` memory, 16-byte aligned.
+    /// The work-group's `__local` memory, 128-byte aligned.
     pub local: &'a mut [u8],
 }
 
@@ -88,7 +94,7 @@ impl Executor {
         work_group: &(dyn Fn(GroupContext<'_>) + Sync),
     ) {
         let total = groups[0] * groups[1] * groups[2];
-        let words = local_bytes.div_ceil(16);
+        let words = local_bytes.div_ceil(size_of::<Block>());
         self.pool.install(|| {
             (0..total).into_par_iter().for_each(|linear| {
                 let group_id = [
@@ -99,11 +105,11 @@ impl Executor {
                 ARENA.with(|arena| {
                     let mut arena = arena.borrow_mut();
                     if arena.len() < words {
-                        arena.resize(words, 0);
+                        arena.resize(words, Block([0; 128]));
                     }
                     let local = &mut arena[..words];
-                    // SAFETY: a `u128` slice viewed as its bytes: same memory, no padding,
-                    // and any byte pattern is a valid `u8`.
+                    // SAFETY: a `Block` slice viewed as its bytes: same memory, no padding
+                    // (128 bytes aligned to 128), and any byte pattern is a valid `u8`.
                     let local = unsafe {
                         std::slice::from_raw_parts_mut(local.as_mut_ptr().cast::<u8>(), local_bytes)
                     };
@@ -128,7 +134,7 @@ mod tests {
         let groups = [5, 3, 2];
         exec.run_ndrange(groups, 64, &|g| {
             assert_eq!(g.local.len(), 64);
-            assert_eq!(g.local.as_ptr() as usize % 16, 0);
+            assert_eq!(g.local.as_ptr() as usize % 128, 0);
             // A work-group's local memory is its own while it runs.
             g.local.fill(g.group_id[0] as u8);
             std::thread::yield_now();

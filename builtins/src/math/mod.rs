@@ -30,10 +30,12 @@
 //! functions, see its documentation); `tests/math_special.rs` checks the special values.
 
 mod double;
+mod half;
 mod kernels;
 mod single;
 
 pub use double::*;
+pub use half::*;
 pub use single::*;
 
 /// `ilogb(±0)`: INT_MIN, one of the two values section 6.12.2.1 allows (the other being

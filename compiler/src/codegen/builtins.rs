@@ -73,6 +73,18 @@ impl Lower<'_, '_> {
             n if n.starts_with("get_image_") => return Ok(self.image_query(n, &values, args)),
             "printf" => return self.printf(&values, args),
             "select" => return Ok(self.select(&values, &arg_ty(2))),
+            "bitselect" if elem == Scalar::Half => {
+                // On the half's 16 bits, not on the float that holds it.
+                return (0..values[0].len())
+                    .map(|l| {
+                        let [a, b, c] = [0, 1, 2].map(|i| values[i][l]);
+                        let [a, b, c] = [a, b, c].map(|v| self.half_bits(v));
+                        let (a, b, c) = (a?, b?, c?);
+                        let r = self.bitselect(a, b, c);
+                        self.call_symbol("clift_half_bits_to_f32", &[r], types::F32)
+                    })
+                    .collect();
+            }
             "bitselect" => {
                 return Ok((0..values[0].len())
                     .map(|l| self.bitselect(values[0][l], values[1][l], values[2][l]))
@@ -273,6 +285,15 @@ impl Lower<'_, '_> {
                             };
                             self.b.ins().fcmp(FloatCC::LessThan, abs, inf)
                         }
+                        "isnormal" if elem == Scalar::Half => {
+                            // Normal as a half: 2^-14 <= |x| < inf (every half denormal is
+                            // a normal float).
+                            let min = self.b.ins().f32const(6.103_515_6e-5);
+                            let inf = self.b.ins().f32const(f32::INFINITY);
+                            let big = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, abs, min);
+                            let finite = self.b.ins().fcmp(FloatCC::LessThan, abs, inf);
+                            self.b.ins().band(big, finite)
+                        }
                         "isnormal" => {
                             let e = self.b.ins().ushr_imm_s(bits, mant_bits);
                             let e = self.b.ins().band_imm_s(e, exp_mask);
@@ -472,11 +493,20 @@ impl Lower<'_, '_> {
                         .iadd_imm_s(values[ptr_index][0], (l as u64 * out_ty.size()) as i64);
                     let mut call_args: Vec<Value> = (0..ptr_index).map(|i| values[i][l]).collect();
                     call_args.push(addr);
-                    self.call_symbol(&format!("clift_{n}_{}", float_suffix(elem)), &call_args, ft)?
+                    // fract, modf and sincos of half store a half (16 bits).
+                    let suffix = if elem == Scalar::Half && out_ty == Scalar::Half {
+                        "f16"
+                    } else {
+                        float_suffix(elem)
+                    };
+                    self.call_symbol(&format!("clift_{n}_{suffix}"), &call_args, ft)?
                 }
                 (n, _) => {
                     let symbol = if name.starts_with("half_") || name.starts_with("native_") {
                         format!("clift_{n}_f32")
+                    } else if elem == Scalar::Half && n == "nextafter" {
+                        // The neighbouring half, not the neighbouring float.
+                        "clift_nextafter_f16".to_string()
                     } else {
                         format!("clift_{n}_{}", float_suffix(elem))
                     };
@@ -502,62 +532,6 @@ impl Lower<'_, '_> {
                 self.b.ins().f32const(b as f32),
             )
         }
-    }
-
-    fn geometric(&mut self, name: &str, values: &[Lanes], ft: ir::Type) -> Result<Lanes> {
-        let dot = |this: &mut Self, a: &[Value], b: &[Value]| {
-            let mut acc = this.b.ins().fmul(a[0], b[0]);
-            for i in 1..a.len() {
-                let p = this.b.ins().fmul(a[i], b[i]);
-                acc = this.b.ins().fadd(acc, p);
-            }
-            acc
-        };
-        let a = values[0].clone();
-        Ok(match name {
-            "dot" => vec![dot(self, &a, &values[1])],
-            "length" | "fast_length" => {
-                let d = dot(self, &a, &a);
-                vec![self.b.ins().sqrt(d)]
-            }
-            "distance" | "fast_distance" => {
-                let diff: Vec<Value> = a
-                    .iter()
-                    .zip(&values[1])
-                    .map(|(&x, &y)| self.b.ins().fsub(x, y))
-                    .collect();
-                let d = dot(self, &diff, &diff);
-                vec![self.b.ins().sqrt(d)]
-            }
-            "normalize" | "fast_normalize" => {
-                let d = dot(self, &a, &a);
-                let len = self.b.ins().sqrt(d);
-                let (zero, _) = self.float_pair(ft, 0.0, 0.0);
-                let is_zero = self.b.ins().fcmp(FloatCC::Equal, len, zero);
-                a.iter()
-                    .map(|&x| {
-                        let q = self.b.ins().fdiv(x, len);
-                        // normalize of a zero vector returns it unchanged.
-                        self.b.ins().select(is_zero, x, q)
-                    })
-                    .collect()
-            }
-            _ => {
-                // cross(a, b) = (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x[, 0])
-                let b = &values[1];
-                let m = |this: &mut Self, i: usize, j: usize| {
-                    let p = this.b.ins().fmul(a[i], b[j]);
-                    let q = this.b.ins().fmul(a[j], b[i]);
-                    this.b.ins().fsub(p, q)
-                };
-                let mut out = vec![m(self, 1, 2), m(self, 2, 0), m(self, 0, 1)];
-                if a.len() == 4 {
-                    let (zero, _) = self.float_pair(ft, 0.0, 0.0);
-                    out.push(zero);
-                }
-                out
-            }
-        })
     }
 
     fn integer_function(
@@ -722,8 +696,14 @@ impl Lower<'_, '_> {
             return unsupported(name.to_string());
         };
         let elem = pointee.ty.scalar().unwrap_or(Scalar::Int);
-        // vloadn/vstoren of half values (cl_khr_fp16) move 16-bit halves like vload_halfn.
+        // vloadn/vstoren of half values (cl_khr_fp16) move 16-bit halves like vload_halfn,
+        // but bit for bit (a signalling NaN stays one); vload_half converts (IEEE 754).
         let half = name.contains("_half") || elem == Scalar::Half;
+        let (to_f32, from_f32) = if name.contains("_half") {
+            ("clift_half_to_f32", None)
+        } else {
+            ("clift_half_bits_to_f32", Some("clift_f32_to_half_bits"))
+        };
         let lanes = if store {
             values[0].len()
         } else {
@@ -742,7 +722,7 @@ impl Lower<'_, '_> {
                 return (0..lanes)
                     .map(|l| {
                         let bits = self.b.ins().load(types::I16, flags, base, l as i32 * 2);
-                        self.call_symbol("clift_half_to_f32", &[bits], types::F32)
+                        self.call_symbol(to_f32, &[bits], types::F32)
                     })
                     .collect();
             }
@@ -758,10 +738,13 @@ impl Lower<'_, '_> {
         let from = args[0].ty.element().unwrap_or(Scalar::Float);
         for (l, &v) in values[0].iter().enumerate().take(lanes) {
             if half {
-                let symbol = format!(
-                    "clift_{}_to_half{rounding}",
-                    if from == Scalar::Double { "f64" } else { "f32" }
-                );
+                let symbol = match from_f32 {
+                    Some(exact) => exact.to_string(),
+                    None => format!(
+                        "clift_{}_to_half{rounding}",
+                        if from == Scalar::Double { "f64" } else { "f32" }
+                    ),
+                };
                 let bits = self.call_symbol(&symbol, &[v], types::I16)?;
                 self.b.ins().store(flags, bits, base, l as i32 * 2);
             } else {

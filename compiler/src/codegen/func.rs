@@ -12,6 +12,7 @@ use cranelift_module::Module;
 use super::layout::{kernel_layout, local_offsets, param_kind};
 use super::ops::{binary_lane, clif_type, convert_lane, lane_types, saturate_int, uextend_to};
 use super::{CodegenError, CodegenOptions, ModuleState, item_context};
+use crate::frontend::sema::constant;
 use crate::frontend::tir::{
     self, BinaryOp, Block as TirBlock, Constant, ConvertKind, Expr, ExprKind, FuncId, Init,
     LocalId, Place, PlaceKind, Rounding, Stmt, StmtKind, UnaryOp,
@@ -37,12 +38,17 @@ pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T> {
     Err(CodegenError(what.into()))
 }
 
+/// The alignment Cranelift gives a stack slot at most (that of the stack pointer).
+const STACK_ALIGN: u32 = 16;
+
 /// Where a variable lives.
 enum Storage {
     /// In SSA variables, one per lane.
     Vars(Vec<Variable>),
-    /// In a stack slot of the work-item function.
-    Stack(StackSlot),
+    /// In a stack slot of the work-item function, at its first address that is a multiple of
+    /// the alignment (Cranelift aligns slots to at most 16 bytes of the stack pointer; an
+    /// `int16` needs 64, a `double16` 128: such slots are larger by the difference).
+    Stack(StackSlot, u32),
     /// At an offset of the work-group's local memory.
     LocalMemory(u64),
     /// At an offset of the work-item's frame (kernels with barriers, whose variables must
@@ -532,13 +538,16 @@ impl Lower<'_, '_> {
             ) {
                 Storage::Vars((0..n).map(|_| self.b.declare_var(t)).collect())
             } else {
-                let size = local.ty.ty.size().max(1) as u32;
+                // "A data item declared to be a data type in memory is always aligned to the
+                // size of the data type in bytes" (6.1.5), structs to their largest member.
+                let align = local.ty.ty.align().max(1) as u32;
+                let size = local.ty.ty.size().max(1) as u32 + align.saturating_sub(STACK_ALIGN);
                 let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
                     ir::StackSlotKind::ExplicitSlot,
                     size,
-                    4,
+                    align.min(STACK_ALIGN).trailing_zeros() as u8,
                 ));
-                Storage::Stack(slot)
+                Storage::Stack(slot, align)
             };
             self.storage.push(storage);
         }
@@ -1105,9 +1114,15 @@ impl Lower<'_, '_> {
     fn local_ref(&mut self, id: LocalId) -> PlaceRef {
         match &self.storage[id.0 as usize] {
             Storage::Vars(_) => PlaceRef::Var(id),
-            Storage::Stack(slot) => {
-                let slot = *slot;
-                PlaceRef::Mem(self.b.ins().stack_addr(types::I64, slot, 0))
+            Storage::Stack(slot, align) => {
+                let (slot, align) = (*slot, *align);
+                let addr = self.b.ins().stack_addr(types::I64, slot, 0);
+                if align <= STACK_ALIGN {
+                    return PlaceRef::Mem(addr);
+                }
+                // Round up to the alignment (the slot has room for it).
+                let up = self.b.ins().iadd_imm_s(addr, i64::from(align - 1));
+                PlaceRef::Mem(self.b.ins().band_imm_s(up, -i64::from(align)))
             }
             Storage::LocalMemory(offset) => {
                 let offset = *offset;
@@ -1264,7 +1279,7 @@ impl Lower<'_, '_> {
             }
             PlaceRef::Mem(addr) if ty.element() == Some(Scalar::Half) => {
                 for (l, v) in value.into_iter().enumerate() {
-                    let bits = self.call_symbol("clift_f32_to_half_rte", &[v], types::I16)?;
+                    let bits = self.half_bits(v)?;
                     self.b
                         .ins()
                         .store(MemFlagsData::new(), bits, *addr, 2 * l as i32);
@@ -1608,13 +1623,18 @@ impl Lower<'_, '_> {
                 .iter()
                 .map(|&x| match t {
                     types::F64 => self.b.ins().f64const(x),
+                    // NaN constants keep their payloads (folded `as_half`/`as_float`).
                     _ if ty.element() == Some(Scalar::Half) => {
-                        let bits = clift_builtins::half::clift_f64_to_half_rte(x);
+                        let bits = if x.is_nan() {
+                            constant::f64_to_half_bits(x)
+                        } else {
+                            clift_builtins::half::clift_f64_to_half_rte(x)
+                        };
                         self.b
                             .ins()
-                            .f32const(clift_builtins::half::clift_half_to_f32(bits))
+                            .f32const(clift_builtins::half::clift_half_bits_to_f32(bits))
                     }
-                    _ => self.b.ins().f32const(x as f32),
+                    _ => self.b.ins().f32const(constant::constant_f32(x)),
                 })
                 .collect(),
         })
@@ -1659,12 +1679,19 @@ impl Lower<'_, '_> {
             .b
             .ins()
             .load(types::I16, MemFlagsData::new(), addr, offset);
-        self.call_symbol("clift_half_to_f32", &[bits], types::F32)
+        self.call_symbol("clift_half_bits_to_f32", &[bits], types::F32)
     }
 
-    /// `x` (an f32) rounded to the nearest half, ties to even, held as f32 again.
+    /// The 16 bits of a half value held as f32: exact for every half, NaN payloads and
+    /// signalling NaNs included, so that moves through memory and `as_*` keep the bits.
+    pub fn half_bits(&mut self, x: Value) -> Result<Value> {
+        self.call_symbol("clift_f32_to_half_bits", &[x], types::I16)
+    }
+
+    /// `x` (an f32) rounded to the nearest half, ties to even, held as f32 again (a NaN
+    /// keeps the bits a half can hold: see `clift_f32_round_half`).
     pub fn round_half(&mut self, x: Value) -> Result<Value> {
-        self.convert_to_half(x, Scalar::Float, Rounding::Rte)
+        self.call_symbol("clift_f32_round_half", &[x], types::F32)
     }
 
     /// `x` of type `from` converted to half with `rounding` (one rounding: doubles are not
@@ -1829,7 +1856,7 @@ impl Lower<'_, '_> {
         if from.element() == Some(Scalar::Half) {
             let bits = v
                 .into_iter()
-                .map(|x| self.call_symbol("clift_f32_to_half_rte", &[x], types::I16))
+                .map(|x| self.half_bits(x))
                 .collect::<Result<Lanes>>()?;
             return self.bitcast(bits, &as_bits(from), to);
         }
@@ -1837,7 +1864,7 @@ impl Lower<'_, '_> {
             let bits = self.bitcast(v, from, &as_bits(to))?;
             return bits
                 .into_iter()
-                .map(|b| self.call_symbol("clift_half_to_f32", &[b], types::F32))
+                .map(|b| self.call_symbol("clift_half_bits_to_f32", &[b], types::F32))
                 .collect();
         }
         let (ft, fnl) = lane_types(from).ok_or_else(|| CodegenError("as_type".into()))?;
@@ -2186,11 +2213,15 @@ impl FrameLayout {
     fn of(f: &tir::Function, body: &[Stmt]) -> FrameLayout {
         let mut offsets = HashMap::new();
         let mut size = 0u32;
+        let mut max_align = 16u32;
         for (i, local) in f.locals.iter().enumerate() {
             if local.ty.space == AddressSpace::Local && (i as u32) >= f.params {
                 continue;
             }
-            let align = local.ty.ty.align().clamp(1, 16) as u32;
+            // Aligned as everywhere (6.1.5): the frames of a group start at a multiple of
+            // `MAX_ALIGN` and each frame is a multiple of its largest alignment long.
+            let align = local.ty.ty.align().max(1) as u32;
+            max_align = max_align.max(align);
             size = size.next_multiple_of(align);
             offsets.insert(LocalId(i as u32), size);
             size += local.ty.ty.size().max(1) as u32;
@@ -2199,7 +2230,7 @@ impl FrameLayout {
             offsets,
             done_flag: size,
             // One byte more: the done flag.
-            size: (size + 1).next_multiple_of(16),
+            size: (size + 1).next_multiple_of(16).next_multiple_of(max_align),
             shared: super::uniform::shared_locals(f),
             address_taken: address_taken(body),
         }

@@ -17,6 +17,7 @@
 mod builtins;
 pub mod dump;
 mod func;
+mod geometric;
 mod hoist;
 mod images;
 mod inline;

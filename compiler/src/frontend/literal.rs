@@ -373,6 +373,11 @@ mod tests {
         );
         assert_eq!(parse_float("0x1p1024").unwrap().value, f64::INFINITY);
         assert_eq!(parse_float("0x1p-24h").unwrap().value, 2f64.powi(-24));
+        // Double denormals (2^-1074 is not 0; 2^-1075 ties to even, to 0).
+        assert_eq!(parse_float("0x1p-1074").unwrap().value.to_bits(), 1);
+        assert_eq!(parse_float("0x1.8p-1073").unwrap().value.to_bits(), 3);
+        assert_eq!(parse_float("0x1p-1075").unwrap().value, 0.0);
+        assert_eq!(parse_float("0x1p-1023").unwrap().value.to_bits(), 1 << 51);
         assert_eq!(
             parse_float("0x1.0000000000001p0").unwrap().value,
             1.0 + f64::EPSILON

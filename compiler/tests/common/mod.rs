@@ -18,6 +18,28 @@ pub fn compile(source: &str) -> Vec<Arc<KernelCode>> {
     }
 }
 
+/// 128 bytes aligned to 128, the unit of local memory and frames.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct Block([u8; 128]);
+
+/// The kernels of `source` built with cl_khr_fp16 and cl_khr_fp64 supported (as the device
+/// reports them); panics with the build log if it does not build.
+pub fn compile_fp(source: &str) -> Vec<Arc<KernelCode>> {
+    let options = BuildOptions {
+        sema: clift_compiler::frontend::sema::Options {
+            fp64_supported: true,
+            fp16_supported: true,
+            ..Default::default()
+        },
+        ..BuildOptions::default()
+    };
+    match build("test.cl", source, &options) {
+        Ok(b) => b.kernels,
+        Err(log) => panic!("build failed:\n{log}"),
+    }
+}
+
 /// Runs `kernel` over a 1D range of `global` items in groups of `local`, with `args`
 /// (one u64 per parameter slot: pointers or small values) and `local_bytes` of local memory.
 pub fn run_1d(kernel: &KernelCode, global: usize, local: usize, args: &[u64], local_bytes: usize) {
@@ -48,8 +70,9 @@ pub fn run_1d_bytes(
     for (p, v) in kernel.params.iter().zip(args) {
         block[p.offset..p.offset + v.len()].copy_from_slice(v);
     }
-    let mut local_memory = vec![0u128; local_bytes.div_ceil(16).max(1)];
-    let mut frames = vec![0u128; (kernel.frame_size * local).div_ceil(16).max(1)];
+    // Aligned as the runtime aligns them: to the largest type alignment (128).
+    let mut local_memory = vec![Block([0; 128]); local_bytes.div_ceil(128).max(1)];
+    let mut frames = vec![Block([0; 128]); (kernel.frame_size * local).div_ceil(128).max(1)];
     for g in 0..global / local {
         let group = WorkGroup {
             work_dim: 1,

@@ -341,7 +341,7 @@ pub(super) fn encode(ty: &Type, c: &Constant) -> Vec<u8> {
         Constant::Float(v) => v.iter().for_each(|&x| match s {
             Scalar::Double => out.extend_from_slice(&x.to_le_bytes()),
             Scalar::Half => out.extend_from_slice(&f64_to_half_bits(x).to_le_bytes()),
-            _ => out.extend_from_slice(&(x as f32).to_le_bytes()),
+            _ => out.extend_from_slice(&constant_f32(x).to_le_bytes()),
         }),
     }
     out.resize(ty.size() as usize, 0);
@@ -366,7 +366,7 @@ fn decode(ty: &Type, bytes: &[u8]) -> Option<Constant> {
                 Some(match s {
                     Scalar::Double => f64::from_bits(bits),
                     Scalar::Half => half_bits_to_f64(bits as u16),
-                    _ => f64::from(f32::from_bits(bits as u32)),
+                    _ => f32_to_constant(f32::from_bits(bits as u32)),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -376,12 +376,52 @@ fn decode(ty: &Type, bytes: &[u8]) -> Option<Constant> {
     }
 }
 
-/// `half` bits of a value already exactly representable as a half.
-fn f64_to_half_bits(x: f64) -> u16 {
+/// Constant NaNs of float and half are held in an f64 with their sign and payload (quiet
+/// bit included) in the leading fraction bits, the way IEEE 754 widening places them but
+/// without making them quiet: folding `as_float(0x7f800001)` or `as_half((ushort)0xffff)`
+/// and encoding the result keeps every bit (6.2.4.2: `as_*` returns the bits unchanged).
+fn nan_to_f64(sign: bool, frac: u64, frac_bits: u32) -> f64 {
+    f64::from_bits(u64::from(sign) << 63 | 0x7ff << 52 | frac << (52 - frac_bits))
+}
+
+/// The sign and leading `frac_bits` fraction bits of a NaN (the quiet NaN's if none is
+/// set, so that it stays a NaN).
+fn nan_from_f64(x: f64, frac_bits: u32) -> (bool, u64) {
+    let b = x.to_bits();
+    let frac = (b >> (52 - frac_bits)) & ((1 << frac_bits) - 1);
+    let frac = if frac == 0 {
+        1 << (frac_bits - 1)
+    } else {
+        frac
+    };
+    (b >> 63 != 0, frac)
+}
+
+/// The f64 that holds a float constant, exactly (NaN payloads included).
+pub(crate) fn f32_to_constant(x: f32) -> f64 {
+    if x.is_nan() {
+        let b = x.to_bits();
+        return nan_to_f64(b >> 31 != 0, u64::from(b & 0x7f_ffff), 23);
+    }
+    f64::from(x)
+}
+
+/// The float of a constant held as f64 (rounded to nearest; NaN payloads kept).
+pub(crate) fn constant_f32(x: f64) -> f32 {
+    if x.is_nan() {
+        let (sign, frac) = nan_from_f64(x, 23);
+        return f32::from_bits(u32::from(sign) << 31 | 0x7f80_0000 | frac as u32);
+    }
+    x as f32
+}
+
+/// `half` bits of a value already exactly representable as a half (NaN payloads kept).
+pub(crate) fn f64_to_half_bits(x: f64) -> u16 {
     let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
     let a = x.abs();
     if a.is_nan() {
-        return 0x7e00;
+        let (_, frac) = nan_from_f64(x, 10);
+        return sign | 0x7c00 | frac as u16;
     }
     if a.is_infinite() || a >= 65536.0 {
         return sign | 0x7c00;
@@ -404,7 +444,7 @@ fn half_bits_to_f64(h: u16) -> f64 {
     sign * match e {
         0 => m * 2f64.powi(-24),
         31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
+        31 => return nan_to_f64(h & 0x8000 != 0, u64::from(h & 0x3ff), 10),
         _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
     }
 }

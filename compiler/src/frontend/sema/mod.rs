@@ -13,7 +13,7 @@
 #[cfg(test)]
 mod aggregate_tests;
 mod builtin;
-mod constant;
+pub(crate) mod constant;
 mod decl;
 mod expr;
 mod record;

@@ -37,6 +37,12 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
         frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
     let unit = frontend::parse::parse(&tokens, &mut diags);
     let program = sema::analyze(&unit, &options.sema, &mut diags);
+    if !diags.has_errors() {
+        for u in codegen::link::unresolved(&program) {
+            diags.error(u.span, u.message());
+            diags.note(u.declared, format!("'{}' is declared here", u.name));
+        }
+    }
     let log = diags.render(&sources);
     if diags.has_errors() {
         return Err(log);

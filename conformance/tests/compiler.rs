@@ -826,3 +826,209 @@ fn double_needs_no_pragma_in_opencl_c_1_2_but_does_in_1_1() {
     );
     release_program(old);
 }
+
+// Linking across objects: extern declarations, shared program-scope variables, failures.
+
+/// Compiles `source` into an object, asserting success.
+fn compiled(fx: &Fixture, source: &str) -> cl_program {
+    let program = fx.program(source);
+    assert_eq!(
+        api().compile_program(program, c"", &[]),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
+    );
+    program
+}
+
+/// Links `inputs` into an executable, runs its kernel `k(global float *out)` on 3
+/// work-items and returns what they wrote.
+fn linked_output(fx: &Fixture, inputs: &[cl_program]) -> Vec<f32> {
+    let linked = api()
+        .link_program(fx.context, c"", inputs)
+        .unwrap_or_else(|e| panic!("link: {e}"));
+    let k = kernel(linked, c"k");
+    let out = fx.buffer(12);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 3, None);
+    let values = array::<f32>(&fx.read(out, 12));
+    release_mem(out);
+    release_kernel(k);
+    release_program(linked);
+    values
+}
+
+#[test]
+fn extern_declarations_alone_compile() {
+    // 6.8: "The extern storage-class specifier can only be used for functions (kernel and
+    // non-kernel functions) and global variables declared in program scope". A compiled
+    // object may declare what another object defines, even with an incomplete type.
+    let fx = Fixture::new();
+    for source in [
+        "extern constant float foo;\n",
+        "extern constant struct bar bart;\n",
+        "extern int baz(int, int);\n",
+        "extern kernel void other(global float *p);\n",
+    ] {
+        let program = fx.program(source);
+        assert_eq!(
+            api().compile_program(program, c"", &[]),
+            CL_SUCCESS,
+            "{source}: {}",
+            build_log(program)
+        );
+        assert_eq!(build_status(program), CL_BUILD_SUCCESS);
+        release_program(program);
+    }
+}
+
+#[test]
+fn a_program_scope_variable_is_shared_by_the_linked_objects() {
+    // One object defines the `__constant` variables (OpenCL C 1.2 allows program-scope
+    // variables only in the constant address space) and the struct; the other declares them
+    // `extern`, with its own definition of the same struct, and reads them: both name the
+    // same storage.
+    let fx = Fixture::new();
+    let definitions = compiled(
+        &fx,
+        "constant float scale = 2.5f;\n\
+         constant struct pair { float a, b; } offsets = { 0.25f, -1.0f };\n\
+         constant float table[3] = { 10.0f, 20.0f, 30.0f };\n",
+    );
+    let user = compiled(
+        &fx,
+        "extern constant float scale;\n\
+         extern constant struct pair { float a, b; } offsets;\n\
+         extern constant float table[];\n\
+         kernel void k(global float *out) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = table[i] * scale + (i == 2 ? offsets.b : offsets.a);\n\
+         }\n",
+    );
+    assert_eq!(
+        linked_output(&fx, &[definitions, user]),
+        [25.25, 50.25, 74.0]
+    );
+    // The order of the objects does not matter.
+    assert_eq!(
+        linked_output(&fx, &[user, definitions]),
+        [25.25, 50.25, 74.0]
+    );
+    release_program(user);
+    release_program(definitions);
+}
+
+#[test]
+fn an_extern_declaration_in_the_same_source_names_the_definition() {
+    // A use before the definition, through the extern declaration, reads the defined value.
+    let fx = Fixture::new();
+    let program = fx.built(
+        "extern constant float later;\n\
+         float get(void) { return later; }\n\
+         constant float later = 4.5f;\n\
+         kernel void k(global float *out) { out[get_global_id(0)] = get() + later; }\n",
+        c"",
+    );
+    let k = kernel(program, c"k");
+    let out = fx.buffer(4);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    assert_eq!(scalar::<f32>(&fx.read(out, 4)), 9.0);
+    release_mem(out);
+    release_kernel(k);
+    release_program(program);
+    // Two definitions of one variable, or an extern declaration of another type, are errors.
+    for (source, message) in [
+        (
+            "constant int v = 1;\nconstant int v = 2;\nkernel void k() {}\n",
+            "2:14: error: redefinition of 'v'",
+        ),
+        (
+            "constant int v = 1;\nextern constant float v;\nkernel void k() {}\n",
+            "2:23: error: conflicting types for 'v'",
+        ),
+    ] {
+        let program = fx.program(source);
+        assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+        let log = build_log(program);
+        assert!(log.contains(message), "{source}: {log}");
+        release_program(program);
+    }
+}
+
+#[test]
+fn a_build_that_calls_an_undefined_function_fails_with_its_log() {
+    // clBuildProgram: "CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program
+    // executable"; the log names the function and the call.
+    let fx = Fixture::new();
+    let program = fx.program(
+        "int missing(int x);\n\
+         kernel void k(global int *p) {\n  p[0] = missing(p[0]);\n}\n",
+    );
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    assert_eq!(build_status(program), CL_BUILD_ERROR);
+    let log = build_log(program);
+    assert!(
+        log.contains("<source>:3:10: error: undefined reference to function 'missing'"),
+        "{log}"
+    );
+    assert!(
+        log.contains("<source>:1:5: note: 'missing' is declared here"),
+        "{log}"
+    );
+    release_program(program);
+    // An extern variable that nothing defines.
+    let program = fx.program(
+        "extern constant int nowhere;\n\
+         kernel void k(global int *p) { p[0] = nowhere; }\n",
+    );
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    let log = build_log(program);
+    assert!(
+        log.contains("<source>:2:39: error: undefined reference to variable 'nowhere'"),
+        "{log}"
+    );
+    release_program(program);
+}
+
+#[test]
+fn a_failed_link_returns_a_program_with_its_log() {
+    // clLinkProgram: "If the linking operation can begin, the function returns a valid
+    // non-zero program object"; "CL_LINK_PROGRAM_FAILURE if there is a failure to link the
+    // compiled binaries and/or libraries". The kernel calls a kernel no object defines.
+    let fx = Fixture::new();
+    let object = compiled(
+        &fx,
+        "extern kernel void copy(global float *src, global float *dst);\n\
+         kernel void k(global float *src, global float *dst) {\n  copy(src, dst);\n}\n",
+    );
+    // SAFETY: no callback, no user data.
+    let (linked, status) = unsafe {
+        api().link_program_raw(
+            fx.context,
+            0,
+            None,
+            Some(c""),
+            1,
+            Some(&[object]),
+            None,
+            null_mut(),
+        )
+    };
+    assert_eq!(status, CL_LINK_PROGRAM_FAILURE);
+    assert!(!linked.is_null());
+    assert_eq!(build_status(linked), CL_BUILD_ERROR);
+    // Positions in a link's log are those of the joined objects' preprocessed text.
+    let log = build_log(linked);
+    assert!(
+        log.contains("<source>:3:1: error: undefined reference to function 'copy'"),
+        "{log}"
+    );
+    // It has no executable.
+    assert_eq!(
+        api().create_kernel(linked, c"k"),
+        Err(CL_INVALID_PROGRAM_EXECUTABLE)
+    );
+    release_program(linked);
+    release_program(object);
+}

@@ -21,6 +21,7 @@ mod hoist;
 mod images;
 mod inline;
 mod layout;
+pub mod link;
 mod ops;
 mod switches;
 mod tir_build;

@@ -128,6 +128,45 @@ struct Analyzer<'d> {
     current: Option<FunctionState>,
 }
 
+/// The file scope every translation unit starts with: the predefined constants and
+/// typedefs.
+fn predefined_scope() -> Scope {
+    let mut file_scope = Scope::default();
+    for (name, value, scalar) in PREDEFINED_CONSTANTS {
+        file_scope
+            .names
+            .insert((*name).into(), Symbol::EnumConstant(*value, *scalar));
+    }
+    // The sampler, channel order and channel type constants of 6.12.14 (ints).
+    use clift_builtins::image::{format, sample};
+    for (name, value) in sample::KERNEL_CONSTANTS
+        .iter()
+        .chain(format::KERNEL_CONSTANTS.iter())
+    {
+        file_scope.names.insert(
+            (*name).into(),
+            Symbol::EnumConstant(i64::from(*value), Scalar::Int),
+        );
+    }
+    // The standard typedefs (6.1.1): 64-bit on this device.
+    for (name, scalar) in [
+        ("size_t", Scalar::ULong),
+        ("ptrdiff_t", Scalar::Long),
+        ("intptr_t", Scalar::Long),
+        ("uintptr_t", Scalar::ULong),
+    ] {
+        file_scope.names.insert(
+            name.into(),
+            Symbol::Typedef(QualType::new(Type::Scalar(scalar))),
+        );
+    }
+    file_scope
+}
+
+/// The pragma `clLinkProgram` puts between the objects it joins (see
+/// [`Analyzer::next_translation_unit`]).
+pub const OBJECT_BOUNDARY_PRAGMA: &str = "clift object";
+
 /// The fence flags and other constants OpenCL C predefines as enumeration constants.
 const PREDEFINED_CONSTANTS: &[(&str, i64, Scalar)] = &[
     // `bool` constants: `(uchar4)true` is all ones (6.2.2), so `true` has type bool.
@@ -140,35 +179,6 @@ const PREDEFINED_CONSTANTS: &[(&str, i64, Scalar)] = &[
 impl<'d> Analyzer<'d> {
     fn new(options: Options, diags: &'d mut Diagnostics) -> Analyzer<'d> {
         let fp64 = options.fp64_supported && options.fp64_by_default;
-        let mut file_scope = Scope::default();
-        for (name, value, scalar) in PREDEFINED_CONSTANTS {
-            file_scope
-                .names
-                .insert((*name).into(), Symbol::EnumConstant(*value, *scalar));
-        }
-        // The sampler, channel order and channel type constants of 6.12.14 (ints).
-        use clift_builtins::image::{format, sample};
-        for (name, value) in sample::KERNEL_CONSTANTS
-            .iter()
-            .chain(format::KERNEL_CONSTANTS.iter())
-        {
-            file_scope.names.insert(
-                (*name).into(),
-                Symbol::EnumConstant(i64::from(*value), Scalar::Int),
-            );
-        }
-        // The standard typedefs (6.1.1): 64-bit on this device.
-        for (name, scalar) in [
-            ("size_t", Scalar::ULong),
-            ("ptrdiff_t", Scalar::Long),
-            ("intptr_t", Scalar::Long),
-            ("uintptr_t", Scalar::ULong),
-        ] {
-            file_scope.names.insert(
-                name.into(),
-                Symbol::Typedef(QualType::new(Type::Scalar(scalar))),
-            );
-        }
         Analyzer {
             options,
             diags,
@@ -177,10 +187,30 @@ impl<'d> Analyzer<'d> {
                 fp64,
                 ..Extensions::default()
             },
-            scopes: vec![file_scope],
+            scopes: vec![predefined_scope()],
             program: tir::Program::default(),
             current: None,
         }
+    }
+
+    /// `#pragma clift object`, which `clLinkProgram` puts between the objects it joins:
+    /// each object is its own translation unit, so its tags, typedefs, enumeration
+    /// constants and extension pragmas end with it (two objects may each define `struct
+    /// s`). Functions and program-scope variables have external linkage and stay: the link
+    /// resolves one object's declarations against another's definitions.
+    fn next_translation_unit(&mut self) {
+        let mut scope = predefined_scope();
+        for (name, symbol) in &self.scopes[0].names {
+            if matches!(symbol, Symbol::Function(_) | Symbol::Global(_)) {
+                scope.names.insert(Arc::clone(name), symbol.clone());
+            }
+        }
+        self.scopes = vec![scope];
+        self.extensions = Extensions {
+            byte_addressable_store: true,
+            fp64: self.options.fp64_supported && self.options.fp64_by_default,
+            ..Extensions::default()
+        };
     }
 
     fn finish(mut self) -> tir::Program {
@@ -232,6 +262,10 @@ impl<'d> Analyzer<'d> {
 
     /// `#pragma OPENCL EXTENSION name : enable|disable`; other pragmas are accepted.
     fn pragma(&mut self, pragma: &ast::Pragma) {
+        if pragma.text.trim() == OBJECT_BOUNDARY_PRAGMA {
+            self.next_translation_unit();
+            return;
+        }
         let words: Vec<&str> = pragma.text.split_whitespace().collect();
         let ["OPENCL", "EXTENSION", name, ":", behavior] = words[..] else {
             return;

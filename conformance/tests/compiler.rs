@@ -841,6 +841,24 @@ fn compiled(fx: &Fixture, source: &str) -> cl_program {
     program
 }
 
+/// `clLinkProgram` of `inputs` with no options, as called: the program and the status.
+fn link_raw(fx: &Fixture, inputs: &[cl_program]) -> (cl_program, cl_int) {
+    let count = cl_uint::try_from(inputs.len()).unwrap();
+    // SAFETY: no callback, no user data.
+    unsafe {
+        api().link_program_raw(
+            fx.context,
+            0,
+            None,
+            Some(c""),
+            count,
+            Some(inputs),
+            None,
+            null_mut(),
+        )
+    }
+}
+
 /// Links `inputs` into an executable, runs its kernel `k(global float *out)` on 3
 /// work-items and returns what they wrote.
 fn linked_output(fx: &Fixture, inputs: &[cl_program]) -> Vec<f32> {
@@ -1002,19 +1020,7 @@ fn a_failed_link_returns_a_program_with_its_log() {
         "extern kernel void copy(global float *src, global float *dst);\n\
          kernel void k(global float *src, global float *dst) {\n  copy(src, dst);\n}\n",
     );
-    // SAFETY: no callback, no user data.
-    let (linked, status) = unsafe {
-        api().link_program_raw(
-            fx.context,
-            0,
-            None,
-            Some(c""),
-            1,
-            Some(&[object]),
-            None,
-            null_mut(),
-        )
-    };
+    let (linked, status) = link_raw(&fx, &[object]);
     assert_eq!(status, CL_LINK_PROGRAM_FAILURE);
     assert!(!linked.is_null());
     assert_eq!(build_status(linked), CL_BUILD_ERROR);
@@ -1031,4 +1037,51 @@ fn a_failed_link_returns_a_program_with_its_log() {
     );
     release_program(linked);
     release_program(object);
+}
+
+#[test]
+fn each_object_keeps_its_static_names_and_tags() {
+    // C 6.2.2: "each declaration of a particular identifier with internal linkage denotes
+    // the same object or function" only within one translation unit; each compiled object
+    // is one. Both objects define `struct s`, `static float helper` and a `static constant`
+    // variable of the same names; each kernel sees its own.
+    let fx = Fixture::new();
+    let first = compiled(
+        &fx,
+        "struct s { float v; };\n\
+         static constant float bias = 1.0f;\n\
+         static float helper(struct s x) { return x.v + bias; }\n\
+         float first(float x) { struct s a = { x }; return helper(a); }\n",
+    );
+    let second = compiled(
+        &fx,
+        "struct s { float v, w; };\n\
+         static constant float bias = 100.0f;\n\
+         static float helper(struct s x) { return x.v * x.w + bias; }\n\
+         float first(float x);\n\
+         kernel void k(global float *out) {\n\
+           int i = get_global_id(0);\n\
+           struct s b = { i, 2.0f };\n\
+           out[i] = first(i) + helper(b);\n\
+         }\n",
+    );
+    // out[i] = (i + 1) + (2i + 100)
+    assert_eq!(linked_output(&fx, &[first, second]), [101.0, 104.0, 107.0]);
+    // A static function is not visible to the other object: its call is undefined.
+    let caller = compiled(
+        &fx,
+        "float helper(float x);\n\
+         kernel void k(global float *out) { out[0] = helper(1.0f); }\n",
+    );
+    let statics = compiled(&fx, "static float helper(float x) { return x; }\n");
+    let (failed, status) = link_raw(&fx, &[statics, caller]);
+    assert_eq!(status, CL_LINK_PROGRAM_FAILURE);
+    assert!(
+        build_log(failed).contains("undefined reference to function 'helper'"),
+        "{}",
+        build_log(failed)
+    );
+    for p in [failed, statics, caller, second, first] {
+        release_program(p);
+    }
 }

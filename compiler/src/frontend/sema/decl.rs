@@ -608,6 +608,9 @@ impl Analyzer<'_> {
                 self.declare(&name, Symbol::Typedef(declared.ty), span);
                 continue;
             }
+            if matches!(specs.storage, Some((StorageClass::Static, _))) {
+                self.internal_names.insert(Arc::clone(&name));
+            }
             if let Type::Function(f) = &declared.ty.ty {
                 self.declare_function(&name, f, specs.kernel, span);
                 continue;
@@ -798,6 +801,9 @@ impl Analyzer<'_> {
         let f = (**f).clone();
         if let Some((StorageClass::Extern | StorageClass::Typedef, span)) = specs.storage {
             self.error(span, "invalid storage class for a function definition");
+        }
+        if matches!(specs.storage, Some((StorageClass::Static, _))) {
+            self.internal_names.insert(Arc::clone(&name));
         }
         let id = self.declare_function(&name, &f, specs.kernel, name_span);
         if self.program.functions[id.0 as usize].body.is_some() {

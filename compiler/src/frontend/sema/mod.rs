@@ -126,6 +126,9 @@ struct Analyzer<'d> {
     scopes: Vec<Scope>,
     program: tir::Program,
     current: Option<FunctionState>,
+    /// The file-scope names of this translation unit declared `static` (internal linkage):
+    /// they end with the unit (see [`Analyzer::next_translation_unit`]).
+    internal_names: std::collections::HashSet<Arc<str>>,
 }
 
 /// The file scope every translation unit starts with: the predefined constants and
@@ -190,18 +193,22 @@ impl<'d> Analyzer<'d> {
             scopes: vec![predefined_scope()],
             program: tir::Program::default(),
             current: None,
+            internal_names: Default::default(),
         }
     }
 
     /// `#pragma clift object`, which `clLinkProgram` puts between the objects it joins:
     /// each object is its own translation unit, so its tags, typedefs, enumeration
-    /// constants and extension pragmas end with it (two objects may each define `struct
-    /// s`). Functions and program-scope variables have external linkage and stay: the link
-    /// resolves one object's declarations against another's definitions.
+    /// constants, extension pragmas and `static` functions and variables end with it (two
+    /// objects may each define `struct s` or `static int f()`). The other functions and
+    /// program-scope variables have external linkage and stay: the link resolves one
+    /// object's declarations against another's definitions.
     fn next_translation_unit(&mut self) {
         let mut scope = predefined_scope();
+        let internal = std::mem::take(&mut self.internal_names);
         for (name, symbol) in &self.scopes[0].names {
-            if matches!(symbol, Symbol::Function(_) | Symbol::Global(_)) {
+            let external = !internal.contains(name);
+            if external && matches!(symbol, Symbol::Function(_) | Symbol::Global(_)) {
                 scope.names.insert(Arc::clone(name), symbol.clone());
             }
         }

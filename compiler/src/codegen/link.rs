@@ -104,3 +104,70 @@ fn place_uses(
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, build, typed_tree};
+
+    fn unresolved_in(source: &str) -> Vec<(String, bool)> {
+        let program = typed_tree("t.cl", source, &BuildOptions::default()).expect("checks");
+        unresolved(&program)
+            .into_iter()
+            .map(|u| (u.name, u.is_function))
+            .collect()
+    }
+
+    #[test]
+    fn uses_of_undefined_functions_and_variables_are_found_once_per_function() {
+        let source = "int f(int);\n\
+                      extern constant int v;\n\
+                      extern constant int w[4];\n\
+                      int g(int x) { return f(x) + f(v) + w[x]; }\n\
+                      kernel void k(global int *p) { p[0] = f(p[0]) + g(1); }\n";
+        assert_eq!(
+            unresolved_in(source),
+            [
+                ("f".to_string(), true),
+                ("v".to_string(), false),
+                ("w".to_string(), false),
+                ("f".to_string(), true),
+            ]
+        );
+        // Defined later in the source: nothing is unresolved; declared but unused: nothing.
+        let defined = "int f(int);\nextern constant int v;\nint unused(int);\n\
+                       kernel void k(global int *p) { p[0] = f(v); }\n\
+                       int f(int x) { return x + 1; }\nconstant int v = 3;\n";
+        assert_eq!(unresolved_in(defined), []);
+    }
+
+    #[test]
+    fn a_build_reports_the_use_and_the_declaration() {
+        let log = build(
+            "t.cl",
+            "int f(int);\nkernel void k(global int *p) { p[0] = f(2); }\n",
+            &BuildOptions::default(),
+        )
+        .err()
+        .expect("the build fails");
+        assert!(
+            log.contains("t.cl:2:39: error: undefined reference to function 'f'"),
+            "{log}"
+        );
+        assert!(
+            log.contains("t.cl:1:5: note: 'f' is declared here"),
+            "{log}"
+        );
+        // Code generation alone refuses too, instead of calling code that does not exist.
+        let program = typed_tree(
+            "t.cl",
+            "int f(int);\nkernel void k(global int *p) { p[0] = f(2); }\n",
+            &BuildOptions::default(),
+        )
+        .unwrap();
+        let error = super::super::compile(&program, &Default::default())
+            .err()
+            .expect("codegen fails");
+        assert_eq!(error.to_string(), "undefined reference to function 'f'");
+    }
+}

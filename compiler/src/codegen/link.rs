@@ -165,9 +165,9 @@ mod tests {
             &BuildOptions::default(),
         )
         .unwrap();
-        let error = super::super::compile(&program, &Default::default())
-            .err()
-            .expect("codegen fails");
+        let Err(error) = super::super::compile(&program, &Default::default()) else {
+            panic!("codegen fails");
+        };
         assert_eq!(error.to_string(), "undefined reference to function 'f'");
     }
 }

@@ -113,6 +113,15 @@ fn predefined_macros_describe_the_device() {
         ),
         100_110_120
     );
+    // Later versions' numbers too (as clang defines them), so `__OPENCL_C_VERSION__ >=
+    // CL_VERSION_2_0` is false on a 1.2 device.
+    assert_eq!(
+        value_with(
+            &fx,
+            c"-D VALUE=(CL_VERSION_2_0*1000+CL_VERSION_3_0+(__OPENCL_C_VERSION__>=CL_VERSION_2_0))"
+        ),
+        200_300
+    );
     assert_eq!(value_with(&fx, c"-D VALUE=__ENDIAN_LITTLE__"), 1);
     let defined = |name: &str, options: &str| -> i32 {
         let source = format!(

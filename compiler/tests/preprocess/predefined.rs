@@ -39,6 +39,8 @@ fn version_and_feature_macros() {
         ("CL_VERSION_1_0", "100"),
         ("CL_VERSION_1_1", "110"),
         ("CL_VERSION_1_2", "120"),
+        ("CL_VERSION_2_0", "200"),
+        ("CL_VERSION_3_0", "300"),
         ("__ENDIAN_LITTLE__", "1"),
         ("__CLIFT__", "1"),
         ("__STDC__", "1"),

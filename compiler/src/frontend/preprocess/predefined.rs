@@ -29,6 +29,11 @@ pub(super) fn builtin_source(options: &PreprocessOptions) -> String {
     define("CL_VERSION_1_0", "100");
     define("CL_VERSION_1_1", "110");
     define("CL_VERSION_1_2", "120");
+    // Later versions' numbers too, as clang defines them whatever the -cl-std: a program's
+    // `#if __OPENCL_C_VERSION__ >= CL_VERSION_2_0` must compare with 200, not with an
+    // undefined name's 0 (the CTS work-item tests guard 2.0 builtins that way).
+    define("CL_VERSION_2_0", "200");
+    define("CL_VERSION_3_0", "300");
     define("__ENDIAN_LITTLE__", "1");
     define("__CLIFT__", "1");
     if options.image_support {

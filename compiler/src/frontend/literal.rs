@@ -177,11 +177,22 @@ fn round_binary(bits: u128, scale: i64, sticky: bool, ty: Scalar) -> f64 {
     if round && (rest || sticky || kept & 1 == 1) {
         kept += 1;
     }
-    let value = (kept as f64) * 2f64.powi(lsb as i32);
+    let value = (kept as f64) * pow2(lsb);
     if value >= 2f64.powi(max_exp + 1) {
         f64::INFINITY
     } else {
         value
+    }
+}
+
+/// `2^e` exactly, for `e` from -1074 (the least double denormal) to 1023. `powi` would
+/// compute `1 / 2^-e` for negative `e`, which is 0 below -1023 (`2^1024` overflows).
+fn pow2(e: i64) -> f64 {
+    let e = e.clamp(-1074, 1023);
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
     }
 }
 
@@ -330,6 +341,13 @@ mod tests {
     #[test]
     fn hex_floats_are_exact() {
         assert_eq!(parse_float("0x1p-2").unwrap().value, 0.25);
+        // The double limits: DBL_MIN, the least denormal, DBL_MAX.
+        assert_eq!(parse_float("0x1.0p-1022").unwrap().value, f64::MIN_POSITIVE);
+        assert_eq!(parse_float("0x1p-1074").unwrap().value, 5e-324);
+        assert_eq!(
+            parse_float("0x1.fffffffffffffp1023").unwrap().value,
+            f64::MAX
+        );
         assert_eq!(parse_float("0x1.8p3").unwrap().value, 12.0);
         assert_eq!(
             parse_float("0x1.fffffep127f").unwrap().value,

@@ -89,6 +89,7 @@ pub(super) fn builtin_source(options: &PreprocessOptions) -> String {
         define("DBL_MAX_EXP", "+1024");
         define("DBL_MIN_10_EXP", "-307");
         define("DBL_MIN_EXP", "-1021");
+        define("DBL_RADIX", "2");
         define("DBL_MAX", "0x1.fffffffffffffp1023");
         define("DBL_MIN", "0x1.0p-1022");
         define("DBL_EPSILON", "0x1.0p-52");
@@ -126,13 +127,42 @@ pub(super) fn builtin_source(options: &PreprocessOptions) -> String {
         ("M_SQRT2", c::SQRT_2),
         ("M_SQRT1_2", c::FRAC_1_SQRT_2),
     ];
+    let fp16 = options.extensions.iter().any(|e| e == "cl_khr_fp16");
     for (name, value) in constants {
         define(&format!("{name}_F"), &hex_f32(value as f32));
         if options.fp64 {
             define(name, &hex_f64(value));
         }
+        if fp16 {
+            define(&format!("{name}_H"), &half_constant(value));
+        }
+    }
+    // cl_khr_fp16 §9.5.2: the half limits (clang's values, where the extension is there).
+    if fp16 {
+        define("HALF_DIG", "3");
+        define("HALF_MANT_DIG", "11");
+        define("HALF_MAX_10_EXP", "+4");
+        define("HALF_MAX_EXP", "+16");
+        define("HALF_MIN_10_EXP", "-4");
+        define("HALF_MIN_EXP", "-13");
+        define("HALF_RADIX", "2");
+        define("HALF_MAX", &half_constant(65504.0));
+        define("HALF_MIN", &half_constant(2f64.powi(-14)));
+        define("HALF_EPSILON", &half_constant(2f64.powi(-10)));
     }
     s
+}
+
+/// `x` rounded once (to nearest even) to half, as a `half` expression: the half value is
+/// exact as a float literal, so the cast adds no second rounding.
+fn half_constant(x: f64) -> String {
+    use clift_builtins::convert::Rounding;
+    let h = clift_builtins::half::reference_to_half(x, Rounding::Default);
+    // A positive normal half: 5 exponent bits (bias 15), 10 mantissa bits.
+    let exponent = i32::from((h >> 10) & 0x1f) - 15;
+    let mantissa = u32::from(h & 0x3ff);
+    let f = f32::from_bits((((exponent + 127) as u32) << 23) | (mantissa << 13));
+    format!("((half){})", hex_f32(f))
 }
 
 /// The `<command line>` file: `-D` then `-U`, in order (empty when there are none).

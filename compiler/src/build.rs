@@ -72,6 +72,12 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     clock.lap("parse");
     let program = sema::analyze(&unit, &options.sema, &mut diags);
     clock.lap("sema");
+    if !diags.has_errors() {
+        for u in codegen::link::unresolved(&program) {
+            diags.error(u.span, u.message());
+            diags.note(u.declared, format!("'{}' is declared here", u.name));
+        }
+    }
     let log = diags.render(&sources);
     if diags.has_errors() {
         return Err(log);

@@ -1507,3 +1507,23 @@ fn a_synchronizing_call_evaluated_only_sometimes() {
         assert_same(&fx.read::<i32>(&a, n), &want, &format!("c = {c}"));
     }
 }
+
+#[test]
+fn sizeof_an_opaque_type_is_its_handle_size() {
+    // As current clang answers on 64-bit targets (the CTS `sizeof` test asks for each and
+    // wants a power of two): every opaque type is a pointer-sized handle, sampler_t too.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void k(global uint *out) {\n\
+         \x20 out[0] = sizeof(event_t);\n\
+         \x20 out[1] = sizeof(image2d_t);\n\
+         \x20 out[2] = sizeof(image3d_t);\n\
+         \x20 out[3] = sizeof(sampler_t);\n}\n",
+        c"k",
+        c"",
+    );
+    let out = fx.filled(0u32, 4);
+    k.mem(0, &out);
+    fx.run(&k, None, &[1], None);
+    assert_eq!(fx.read::<u32>(&out, 4), [8, 8, 8, 8]);
+}

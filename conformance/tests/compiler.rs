@@ -255,6 +255,15 @@ fn predefined_macros_describe_the_device() {
         ),
         100_110_120
     );
+    // Later versions' numbers too (as clang defines them), so `__OPENCL_C_VERSION__ >=
+    // CL_VERSION_2_0` is false on a 1.2 device.
+    assert_eq!(
+        value_with(
+            &fx,
+            c"-D VALUE=(CL_VERSION_2_0*1000+CL_VERSION_3_0+(__OPENCL_C_VERSION__>=CL_VERSION_2_0))"
+        ),
+        200_300
+    );
     assert_eq!(value_with(&fx, c"-D VALUE=__ENDIAN_LITTLE__"), 1);
     let defined = |name: &str, options: &str| -> i32 {
         let source = format!(
@@ -978,4 +987,263 @@ fn double_needs_no_pragma_in_opencl_c_1_2_but_does_in_1_1() {
         build_log(old)
     );
     release_program(old);
+}
+
+// Linking across objects: extern declarations, shared program-scope variables, failures.
+
+/// Compiles `source` into an object, asserting success.
+fn compiled(fx: &Fixture, source: &str) -> cl_program {
+    let program = fx.program(source);
+    assert_eq!(
+        api().compile_program(program, c"", &[]),
+        CL_SUCCESS,
+        "{}",
+        build_log(program)
+    );
+    program
+}
+
+/// `clLinkProgram` of `inputs` with no options, as called: the program and the status.
+fn link_raw(fx: &Fixture, inputs: &[cl_program]) -> (cl_program, cl_int) {
+    let count = cl_uint::try_from(inputs.len()).unwrap();
+    // SAFETY: no callback, no user data.
+    unsafe {
+        api().link_program_raw(
+            fx.context,
+            0,
+            None,
+            Some(c""),
+            count,
+            Some(inputs),
+            None,
+            null_mut(),
+        )
+    }
+}
+
+/// Links `inputs` into an executable, runs its kernel `k(global float *out)` on 3
+/// work-items and returns what they wrote.
+fn linked_output(fx: &Fixture, inputs: &[cl_program]) -> Vec<f32> {
+    let linked = api()
+        .link_program(fx.context, c"", inputs)
+        .unwrap_or_else(|e| panic!("link: {e}"));
+    let k = kernel(linked, c"k");
+    let out = fx.buffer(12);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 3, None);
+    let values = array::<f32>(&fx.read(out, 12));
+    release_mem(out);
+    release_kernel(k);
+    release_program(linked);
+    values
+}
+
+#[test]
+fn extern_declarations_alone_compile() {
+    // 6.8: "The extern storage-class specifier can only be used for functions (kernel and
+    // non-kernel functions) and global variables declared in program scope". A compiled
+    // object may declare what another object defines, even with an incomplete type.
+    let fx = Fixture::new();
+    for source in [
+        "extern constant float foo;\n",
+        "extern constant struct bar bart;\n",
+        "extern int baz(int, int);\n",
+        "extern kernel void other(global float *p);\n",
+    ] {
+        let program = fx.program(source);
+        assert_eq!(
+            api().compile_program(program, c"", &[]),
+            CL_SUCCESS,
+            "{source}: {}",
+            build_log(program)
+        );
+        assert_eq!(build_status(program), CL_BUILD_SUCCESS);
+        release_program(program);
+    }
+}
+
+#[test]
+fn a_program_scope_variable_is_shared_by_the_linked_objects() {
+    // One object defines the `__constant` variables (OpenCL C 1.2 allows program-scope
+    // variables only in the constant address space) and the struct; the other declares them
+    // `extern`, with its own definition of the same struct, and reads them: both name the
+    // same storage.
+    let fx = Fixture::new();
+    let definitions = compiled(
+        &fx,
+        "constant float scale = 2.5f;\n\
+         constant struct pair { float a, b; } offsets = { 0.25f, -1.0f };\n\
+         constant float table[3] = { 10.0f, 20.0f, 30.0f };\n",
+    );
+    let user = compiled(
+        &fx,
+        "extern constant float scale;\n\
+         extern constant struct pair { float a, b; } offsets;\n\
+         extern constant float table[];\n\
+         kernel void k(global float *out) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = table[i] * scale + (i == 2 ? offsets.b : offsets.a);\n\
+         }\n",
+    );
+    assert_eq!(
+        linked_output(&fx, &[definitions, user]),
+        [25.25, 50.25, 74.0]
+    );
+    // The order of the objects does not matter.
+    assert_eq!(
+        linked_output(&fx, &[user, definitions]),
+        [25.25, 50.25, 74.0]
+    );
+    release_program(user);
+    release_program(definitions);
+}
+
+#[test]
+fn an_extern_declaration_in_the_same_source_names_the_definition() {
+    // A use before the definition, through the extern declaration, reads the defined value.
+    let fx = Fixture::new();
+    let program = fx.built(
+        "extern constant float later;\n\
+         float get(void) { return later; }\n\
+         constant float later = 4.5f;\n\
+         kernel void k(global float *out) { out[get_global_id(0)] = get() + later; }\n",
+        c"",
+    );
+    let k = kernel(program, c"k");
+    let out = fx.buffer(4);
+    assert_eq!(api().set_kernel_arg_mem(k, 0, out), CL_SUCCESS);
+    fx.run_1d(k, 1, None);
+    assert_eq!(scalar::<f32>(&fx.read(out, 4)), 9.0);
+    release_mem(out);
+    release_kernel(k);
+    release_program(program);
+    // Two definitions of one variable, or an extern declaration of another type, are errors.
+    for (source, message) in [
+        (
+            "constant int v = 1;\nconstant int v = 2;\nkernel void k() {}\n",
+            "2:14: error: redefinition of 'v'",
+        ),
+        (
+            "constant int v = 1;\nextern constant float v;\nkernel void k() {}\n",
+            "2:23: error: conflicting types for 'v'",
+        ),
+    ] {
+        let program = fx.program(source);
+        assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+        let log = build_log(program);
+        assert!(log.contains(message), "{source}: {log}");
+        release_program(program);
+    }
+}
+
+#[test]
+fn a_build_that_calls_an_undefined_function_fails_with_its_log() {
+    // clBuildProgram: "CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program
+    // executable"; the log names the function and the call.
+    let fx = Fixture::new();
+    let program = fx.program(
+        "int missing(int x);\n\
+         kernel void k(global int *p) {\n  p[0] = missing(p[0]);\n}\n",
+    );
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    assert_eq!(build_status(program), CL_BUILD_ERROR);
+    let log = build_log(program);
+    assert!(
+        log.contains("<source>:3:10: error: undefined reference to function 'missing'"),
+        "{log}"
+    );
+    assert!(
+        log.contains("<source>:1:5: note: 'missing' is declared here"),
+        "{log}"
+    );
+    release_program(program);
+    // An extern variable that nothing defines.
+    let program = fx.program(
+        "extern constant int nowhere;\n\
+         kernel void k(global int *p) { p[0] = nowhere; }\n",
+    );
+    assert_eq!(build(program, 0, None, None), CL_BUILD_PROGRAM_FAILURE);
+    let log = build_log(program);
+    assert!(
+        log.contains("<source>:2:39: error: undefined reference to variable 'nowhere'"),
+        "{log}"
+    );
+    release_program(program);
+}
+
+#[test]
+fn a_failed_link_returns_a_program_with_its_log() {
+    // clLinkProgram: "If the linking operation can begin, the function returns a valid
+    // non-zero program object"; "CL_LINK_PROGRAM_FAILURE if there is a failure to link the
+    // compiled binaries and/or libraries". The kernel calls a kernel no object defines.
+    let fx = Fixture::new();
+    let object = compiled(
+        &fx,
+        "extern kernel void copy(global float *src, global float *dst);\n\
+         kernel void k(global float *src, global float *dst) {\n  copy(src, dst);\n}\n",
+    );
+    let (linked, status) = link_raw(&fx, &[object]);
+    assert_eq!(status, CL_LINK_PROGRAM_FAILURE);
+    assert!(!linked.is_null());
+    assert_eq!(build_status(linked), CL_BUILD_ERROR);
+    // Positions in a link's log are those of the joined objects' preprocessed text.
+    let log = build_log(linked);
+    assert!(
+        log.contains("<source>:3:1: error: undefined reference to function 'copy'"),
+        "{log}"
+    );
+    // It has no executable.
+    assert_eq!(
+        api().create_kernel(linked, c"k"),
+        Err(CL_INVALID_PROGRAM_EXECUTABLE)
+    );
+    release_program(linked);
+    release_program(object);
+}
+
+#[test]
+fn each_object_keeps_its_static_names_and_tags() {
+    // C 6.2.2: "each declaration of a particular identifier with internal linkage denotes
+    // the same object or function" only within one translation unit; each compiled object
+    // is one. Both objects define `struct s`, `static float helper` and a `static constant`
+    // variable of the same names; each kernel sees its own.
+    let fx = Fixture::new();
+    let first = compiled(
+        &fx,
+        "struct s { float v; };\n\
+         static constant float bias = 1.0f;\n\
+         static float helper(struct s x) { return x.v + bias; }\n\
+         float first(float x) { struct s a = { x }; return helper(a); }\n",
+    );
+    let second = compiled(
+        &fx,
+        "struct s { float v, w; };\n\
+         static constant float bias = 100.0f;\n\
+         static float helper(struct s x) { return x.v * x.w + bias; }\n\
+         float first(float x);\n\
+         kernel void k(global float *out) {\n\
+           int i = get_global_id(0);\n\
+           struct s b = { i, 2.0f };\n\
+           out[i] = first(i) + helper(b);\n\
+         }\n",
+    );
+    // out[i] = (i + 1) + (2i + 100)
+    assert_eq!(linked_output(&fx, &[first, second]), [101.0, 104.0, 107.0]);
+    // A static function is not visible to the other object: its call is undefined.
+    let caller = compiled(
+        &fx,
+        "float helper(float x);\n\
+         kernel void k(global float *out) { out[0] = helper(1.0f); }\n",
+    );
+    let statics = compiled(&fx, "static float helper(float x) { return x; }\n");
+    let (failed, status) = link_raw(&fx, &[statics, caller]);
+    assert_eq!(status, CL_LINK_PROGRAM_FAILURE);
+    assert!(
+        build_log(failed).contains("undefined reference to function 'helper'"),
+        "{}",
+        build_log(failed)
+    );
+    for p in [failed, statics, caller, second, first] {
+        release_program(p);
+    }
 }

@@ -743,6 +743,54 @@ fn reduction_with_a_local_size_that_is_not_a_power_of_two() {
 // Async copies
 
 #[test]
+fn an_async_copy_is_done_once_by_each_group_of_a_3d_range() {
+    // 6.12.10: "The async copy is performed by all work-items in a work-group": with 3D
+    // work-groups each group copies its own chunk once (here the items of a group first
+    // fill the local tile, then the group copies it out), and the copy in reads what the
+    // items wrote to global memory before a barrier.
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "kernel void cube(global int *in, global int *out, local int *t) {\n\
+         \x20 size_t lx = get_local_size(0), ly = get_local_size(1), lz = get_local_size(2);\n\
+         \x20 size_t n = lx * ly * lz;\n\
+         \x20 size_t l = get_local_id(0) + lx * (get_local_id(1) + ly * get_local_id(2));\n\
+         \x20 size_t g = get_group_id(0) + get_num_groups(0) * (get_group_id(1)\n\
+         \x20     + get_num_groups(1) * get_group_id(2));\n\
+         \x20 in[g * n + l] = (int)(g * 1000 + l);\n\
+         \x20 barrier(CLK_GLOBAL_MEM_FENCE);\n\
+         \x20 event_t e = async_work_group_copy(t, in + g * n, n, 0);\n\
+         \x20 wait_group_events(1, &e);\n\
+         \x20 int v = t[n - 1 - l] + 1;\n\
+         \x20 barrier(CLK_LOCAL_MEM_FENCE);\n\
+         \x20 t[l] = v;\n\
+         \x20 barrier(CLK_LOCAL_MEM_FENCE);\n\
+         \x20 e = async_work_group_copy(out + g * n, t, n, 0);\n\
+         \x20 wait_group_events(1, &e);\n\
+         }\n",
+        c"cube",
+        c"",
+    );
+    for (local, groups) in [([2usize, 3, 2], [2usize, 1, 3]), ([4, 1, 1], [1, 2, 2])] {
+        let n: usize = local.iter().product();
+        let total = n * groups.iter().product::<usize>();
+        let input = fx.filled(-1i32, total);
+        let out = fx.filled(i32::MIN, total);
+        k.mem(0, &input).mem(1, &out).local(2, n * 4);
+        let global: Vec<usize> = (0..3).map(|d| local[d] * groups[d]).collect();
+        fx.run(&k, None, &global, Some(&local));
+        // Item l of group g wrote g * 1000 + l; the tile comes back reversed, plus one.
+        let expected: Vec<i32> = (0..total)
+            .map(|i| ((i / n) * 1000 + (n - 1 - i % n) + 1) as i32)
+            .collect();
+        assert_same(
+            &fx.read::<i32>(&out, total),
+            &expected,
+            &format!("local {local:?}, groups {groups:?}"),
+        );
+    }
+}
+
+#[test]
 fn async_copies_move_a_group_s_tile_in_and_a_strided_column_out() {
     // 6.12.10: async_work_group_copy copies num_gentypes elements "from src to dst", the
     // event "should be zero" when not shared, and wait_group_events waits for it;

@@ -558,15 +558,29 @@ struct Object {
     library: bool,
 }
 
+/// What `clLinkProgram` gives back: the new program, and whether the link succeeded.
+///
+/// "If the linking operation can begin, the function returns a valid non-zero program
+/// object" — also when the link then fails (`CL_LINK_PROGRAM_FAILURE`): the application
+/// reads why from the program's build log.
+pub struct Linked {
+    pub program: Arc<Program>,
+    pub result: ClResult<()>,
+}
+
 /// `clLinkProgram` for `devices` (already checked to be in the context) from `inputs`, once
 /// the entry point has checked its arguments and `options` (see [`LinkOptions`]): a new
 /// program holding a library (`-create-library`) or an executable.
+///
+/// The objects are joined in order with [`object_boundary`] between them, so the compiler
+/// keeps each object's tags and typedefs to it while resolving functions and program-scope
+/// variables across objects.
 pub fn link(
     context: Arc<Context>,
     devices: &[Arc<Device>],
     inputs: &[Arc<Program>],
     options: &[u8],
-) -> ClResult<Arc<Program>> {
+) -> ClResult<Linked> {
     let parsed = LinkOptions::parse(options).or(fail(CL_INVALID_LINKER_OPTIONS))?;
     // "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or
     // libraries as described in input_programs argument above are not followed": for each
@@ -581,6 +595,9 @@ pub fn link(
     if let Some(device) = devices.first() {
         for p in inputs {
             if let Some(o) = p.object_for(device) {
+                if !text.is_empty() {
+                    text.push_str(&object_boundary());
+                }
                 text.push_str(&o.text);
             }
         }
@@ -605,7 +622,10 @@ pub fn link(
             };
         }
         drop((objects, builds));
-        return Ok(program);
+        return Ok(Linked {
+            program,
+            result: Ok(()),
+        });
     }
     // The link options are the math options of a build.
     let build_flags = parsed.math.flags().into_bytes();
@@ -614,12 +634,19 @@ pub fn link(
     for &i in &indices {
         program.builds.lock()[i].options = options.to_vec();
     }
-    match built {
-        Ok(()) => Ok(program),
-        // "CL_LINK_PROGRAM_FAILURE if there is a failure to link the compiled binaries
-        // and/or libraries."
-        Err(_) => fail(CL_LINK_PROGRAM_FAILURE),
-    }
+    // "CL_LINK_PROGRAM_FAILURE if there is a failure to link the compiled binaries and/or
+    // libraries."
+    let result = built.or(fail(CL_LINK_PROGRAM_FAILURE));
+    Ok(Linked { program, result })
+}
+
+/// What `clLinkProgram` puts between two objects it joins: the compiler's
+/// `#pragma clift object`, which starts a new translation unit.
+fn object_boundary() -> String {
+    format!(
+        "\n#pragma {}\n",
+        clift_compiler::frontend::sema::OBJECT_BOUNDARY_PRAGMA
+    )
 }
 
 /// An option string the spec's lists do not allow: "CL_INVALID_BUILD_OPTIONS if the build
@@ -1222,9 +1249,35 @@ mod tests {
             b"",
         )
         .unwrap();
-        assert_eq!(linked.executable().unwrap().kernel_names(), "k");
-        let library = link(Arc::clone(&context), &devices, &[b], b"-create-library").unwrap();
-        assert_eq!(library.binary_type(0), CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        assert!(linked.result.is_ok());
+        assert_eq!(linked.program.executable().unwrap().kernel_names(), "k");
+        let library = link(
+            Arc::clone(&context),
+            &devices,
+            &[Arc::clone(&b)],
+            b"-create-library",
+        )
+        .unwrap();
+        assert_eq!(
+            library.program.binary_type(0),
+            CL_PROGRAM_BINARY_TYPE_LIBRARY
+        );
+        // Without `twice`'s definition the link fails, and still gives a program whose log
+        // names the function and the call.
+        let failed = link(Arc::clone(&context), &devices, &[Arc::clone(&a)], b"").unwrap();
+        assert_eq!(
+            failed.result.map_err(|e| e.code()),
+            Err(CL_LINK_PROGRAM_FAILURE)
+        );
+        let record = failed.program.build_record(0);
+        assert_eq!(record.status, CL_BUILD_ERROR);
+        assert!(
+            record
+                .log
+                .contains("2:43: error: undefined reference to function 'twice'"),
+            "{}",
+            record.log
+        );
         // An input without an object: "CL_INVALID_OPERATION".
         let raw = program("kernel void z() {}");
         assert_eq!(

@@ -754,10 +754,17 @@ impl Lower<'_, '_> {
         Ok(Vec::new())
     }
 
-    /// `async_work_group_copy` and the strided form: each work-item copies the whole range
-    /// (the same bytes, so the copies agree), and `wait_group_events` is a work-group
-    /// synchronization point like `barrier` (`func::is_group_sync`), so no item uses the
-    /// destination before every copy is done. The event returned is 0.
+    /// `async_work_group_copy` and `async_work_group_strided_copy` (6.12.10): "perform an
+    /// async copy of num_gentypes gentype elements ... The async copy is performed by all
+    /// work-items in a work-group and this built-in function must therefore be encountered
+    /// by all work-items in a work-group executing the kernel with the same argument
+    /// values". The copy is done once per work-group, by its last work-item (the highest
+    /// local id in every dimension): every work-item runs the same call, so any one of them
+    /// may do the group's copy, and doing it in each would copy the data local-size times.
+    /// The last one comes after the others in the work-item loops, so the copy also sees
+    /// what the other work-items wrote before the call. Readers of the destination must call
+    /// `wait_group_events` first, which is a work-group synchronization point here: the
+    /// copy is complete before any work-item passes it.
     fn async_copy(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
         let Type::Pointer(pointee) = &args[0].ty else {
             return unsupported("async copy");
@@ -770,19 +777,19 @@ impl Lower<'_, '_> {
             None
         };
         let dst_is_local = matches!(&args[0].ty, Type::Pointer(p) if p.space == crate::frontend::types::AddressSpace::Local);
+        let last = self.is_last_work_item(args[0].span)?;
+        let (copy, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(last, copy, &[], done, &[]);
+        self.b.switch_to_block(copy);
         let i = self.b.declare_var(types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(i, zero);
-        let (head, body, exit) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let (head, body) = (self.b.create_block(), self.b.create_block());
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let iv = self.b.use_var(i);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, iv, count);
-        self.b.ins().brif(more, body, &[], exit, &[]);
+        self.b.ins().brif(more, body, &[], done, &[]);
         self.b.switch_to_block(body);
         let iv = self.b.use_var(i);
         let linear = self.b.ins().imul_imm_s(iv, elem_size);
@@ -814,8 +821,30 @@ impl Lower<'_, '_> {
         let next = self.b.ins().iadd_imm_s(iv, 1);
         self.b.def_var(i, next);
         self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(exit);
+        self.b.switch_to_block(done);
         Ok(vec![self.b.ins().iconst(types::I64, 0)])
+    }
+
+    /// Whether the current work-item is the last of its work-group: its local id is
+    /// `get_local_size(d) - 1` in each dimension (unused dimensions have size 1 and id 0).
+    fn is_last_work_item(&mut self, span: crate::frontend::source::Span) -> Result<Value> {
+        let mut all = None;
+        for d in 0..3 {
+            let dim = [Expr::int_const(d, Scalar::UInt, span)];
+            let (Some(id), Some(size)) = (
+                self.work_item_function("get_local_id", &dim)?,
+                self.work_item_function("get_local_size", &dim)?,
+            ) else {
+                return unsupported("async copy");
+            };
+            let last = self.b.ins().iadd_imm_s(size[0], -1);
+            let is_last = self.b.ins().icmp(IntCC::Equal, id[0], last);
+            all = Some(match all {
+                None => is_last,
+                Some(a) => self.b.ins().band(a, is_last),
+            });
+        }
+        Ok(all.expect("three dimensions"))
     }
 
     /// `printf(format, ...)`: the arguments go to the library as `PrintfArg` records (kind,

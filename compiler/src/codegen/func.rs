@@ -390,11 +390,12 @@ impl Lower<'_, '_> {
         self.b.switch_to_block(entry);
         let params: Vec<Value> = self.b.block_params(entry).to_vec();
         self.item = params[0];
-        let body = self
-            .func
-            .body
-            .as_ref()
-            .expect("defined functions have bodies");
+        let Some(body) = self.func.body.as_ref() else {
+            return Err(CodegenError(format!(
+                "'{}' is declared but not defined",
+                self.func.name
+            )));
+        };
         self.setup_storage(Some(&address_taken(body)), None);
         if self.func.kernel.is_some() {
             return self.kernel_row(body);

@@ -22,6 +22,7 @@ mod hoist;
 mod images;
 mod inline;
 mod layout;
+pub mod link;
 mod ops;
 mod switches;
 mod tir_build;
@@ -149,6 +150,11 @@ pub fn compile(
     program: &tir::Program,
     options: &CodegenOptions,
 ) -> Result<Vec<KernelCode>, CodegenError> {
+    // Code that calls what does not exist cannot be finalized (the build reports these with
+    // their positions before it gets here).
+    if let Some(u) = link::unresolved(program).first() {
+        return Err(CodegenError(u.message()));
+    }
     let symbols = builtin_symbols();
     let isa = jit::host_isa().map_err(|e| CodegenError(e.to_string()))?;
     let module = jit::new_module(symbols.iter().map(|(k, v)| (k.to_string(), *v)))

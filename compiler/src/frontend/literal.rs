@@ -345,6 +345,13 @@ mod tests {
     #[test]
     fn hex_floats_are_exact() {
         assert_eq!(parse_float("0x1p-2").unwrap().value, 0.25);
+        // The double limits: DBL_MIN, the least denormal, DBL_MAX.
+        assert_eq!(parse_float("0x1.0p-1022").unwrap().value, f64::MIN_POSITIVE);
+        assert_eq!(parse_float("0x1p-1074").unwrap().value, 5e-324);
+        assert_eq!(
+            parse_float("0x1.fffffffffffffp1023").unwrap().value,
+            f64::MAX
+        );
         assert_eq!(parse_float("0x1.8p3").unwrap().value, 12.0);
         assert_eq!(
             parse_float("0x1.fffffep127f").unwrap().value,

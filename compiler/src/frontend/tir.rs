@@ -51,12 +51,13 @@ impl Program {
         &self.functions[id.0 as usize]
     }
 
-    /// The kernels, in source order.
+    /// The kernels, in source order: those defined here (an `extern __kernel` declaration
+    /// names a kernel of another object).
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
         self.functions
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.kernel.is_some())
+            .filter(|(_, f)| f.kernel.is_some() && f.body.is_some())
             .map(|(i, f)| (FuncId(i as u32), f))
     }
 }
@@ -69,6 +70,10 @@ pub struct Global {
     pub ty: QualType,
     /// `ty.size()` bytes, little-endian, zero where nothing was initialized.
     pub init: Vec<u8>,
+    /// Whether this program holds the definition (a declaration with an initializer). An
+    /// `extern` declaration alone compiles (`clCompileProgram`); the link needs the
+    /// definition from some object.
+    pub defined: bool,
     pub span: Span,
 }
 

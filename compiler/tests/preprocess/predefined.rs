@@ -39,6 +39,8 @@ fn version_and_feature_macros() {
         ("CL_VERSION_1_0", "100"),
         ("CL_VERSION_1_1", "110"),
         ("CL_VERSION_1_2", "120"),
+        ("CL_VERSION_2_0", "200"),
+        ("CL_VERSION_3_0", "300"),
         ("__ENDIAN_LITTLE__", "1"),
         ("__CLIFT__", "1"),
         ("__STDC__", "1"),
@@ -235,4 +237,49 @@ fn integer_limits() {
     // They work in #if too.
     let text = "#if INT_MIN < 0 && LONG_MIN < 0 && ULONG_MAX == -1 && CHAR_MIN == -128 && UINT_MAX == 4294967295\nok\n#endif";
     assert_eq!(value(text, &plain), "ok");
+}
+
+#[test]
+fn half_macros_come_with_cl_khr_fp16() {
+    // cl_khr_fp16 §9.5.2: HALF_DIG ... HALF_EPSILON and the M_*_H constants, each the
+    // value rounded once to half.
+    let fp16 = PreprocessOptions {
+        extensions: vec!["cl_khr_fp16".into()],
+        ..PreprocessOptions::default()
+    };
+    for (name, expected) in [
+        ("HALF_DIG", "3"),
+        ("HALF_MANT_DIG", "11"),
+        ("HALF_MAX_10_EXP", "+4"),
+        ("HALF_MAX_EXP", "+16"),
+        ("HALF_MIN_10_EXP", "-4"),
+        ("HALF_MIN_EXP", "-13"),
+        ("HALF_RADIX", "2"),
+        ("HALF_MAX", "((half)0x1.ffc000p+15f)"),
+        ("HALF_MIN", "((half)0x1.000000p-14f)"),
+        ("HALF_EPSILON", "((half)0x1.000000p-10f)"),
+        // pi = 0x1.921fb5...p+1 rounds to 0x1.920p+1 (3.140625); e to 0x1.5c0p+1 (2.71875).
+        ("M_PI_H", "((half)0x1.920000p+1f)"),
+        ("M_E_H", "((half)0x1.5c0000p+1f)"),
+        ("M_SQRT1_2_H", "((half)0x1.6a0000p-1f)"),
+    ] {
+        assert_eq!(value(name, &fp16), norm(expected), "{name}");
+    }
+    let plain = PreprocessOptions::default();
+    assert_eq!(value("HALF_MAX", &plain), "HALF_MAX");
+    assert_eq!(value("M_PI_H", &plain), "M_PI_H");
+}
+
+#[test]
+fn dbl_radix_comes_with_fp64() {
+    // §6.12.2: DBL_RADIX is 2, defined with the other double limits.
+    let fp64 = PreprocessOptions {
+        fp64: true,
+        ..PreprocessOptions::default()
+    };
+    assert_eq!(value("DBL_RADIX", &fp64), "2");
+    assert_eq!(
+        value("DBL_RADIX", &PreprocessOptions::default()),
+        "DBL_RADIX"
+    );
 }

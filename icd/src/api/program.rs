@@ -438,7 +438,10 @@ pub unsafe extern "C" fn clLinkProgram(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    call_ret("clLinkProgram", errcode_ret, std::ptr::null_mut(), || {
+    // A link that began but failed still returns its program (see `program::Linked`), with
+    // CL_LINK_PROGRAM_FAILURE in `errcode_ret`.
+    let mut link_failure = None;
+    let program = call_ret("clLinkProgram", errcode_ret, std::ptr::null_mut(), || {
         let context = self::context(context)?;
         check_device_list(num_devices, device_list)?;
         // "CL_INVALID_VALUE if num_input_programs is zero and input_programs is NULL or if
@@ -472,10 +475,18 @@ pub unsafe extern "C" fn clLinkProgram(
         let context =
             handle::shared::<clift_runtime::context::Context>(handle::handle_of(context))?;
         let linked = program::link(context, &devices, &inputs, options)?;
-        let handle = handle::new_handle(linked);
+        link_failure = linked.result.err();
+        let handle = handle::new_handle(linked.program);
         notify_built(pfn_notify, handle, user_data);
         Ok(handle)
-    })
+    });
+    if let Some(error) = link_failure
+        && !errcode_ret.is_null()
+    {
+        // SAFETY: the spec lets applications pass NULL or a pointer to a writable `cl_int`.
+        unsafe { errcode_ret.write(error.code()) };
+    }
+    program
 }
 
 #[unsafe(no_mangle)]

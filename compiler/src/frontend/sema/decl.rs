@@ -612,26 +612,28 @@ impl Analyzer<'_> {
                 self.declare(&name, Symbol::Typedef(declared.ty), span);
                 continue;
             }
+            if matches!(specs.storage, Some((StorageClass::Static, _))) {
+                self.internal_names.insert(Arc::clone(&name));
+            }
             if let Type::Function(f) = &declared.ty.ty {
                 let overloadable = overloadable(&specs, &init.declarator);
                 self.declare_function(&name, f, specs.kernel, overloadable, span);
                 continue;
             }
-            self.global_variable(name, declared.ty, init.init.as_ref(), span);
+            let is_extern = matches!(specs.storage, Some((StorageClass::Extern, _)));
+            if is_extern && init.init.is_none() {
+                self.extern_variable(name, declared.ty, span);
+            } else {
+                self.global_variable(name, declared.ty, init.init.as_ref(), span);
+            }
         }
     }
 
-    /// A program-scope (or kernel-scope) `__constant` variable: "variables at program scope
-    /// must be declared in the __constant address space" and initialized with constants.
-    pub(super) fn global_variable(
-        &mut self,
-        name: Arc<str>,
-        ty: QualType,
-        init: Option<&ast::Initializer>,
-        span: Span,
-    ) -> Option<GlobalId> {
-        // "Samplers can also be declared as global constants in the program source using
-        // `const sampler_t <sampler name> = <value>`" (6.12.14.1): constant memory.
+    /// A program-scope `__constant` variable's address space, with const samplers moved to
+    /// constant memory: "Samplers can also be declared as global constants in the program
+    /// source using `const sampler_t <sampler name> = <value>`" (6.12.14.1). `None` (after
+    /// the error) when the variable is not in constant memory.
+    fn program_scope_type(&mut self, ty: QualType, span: Span) -> Option<QualType> {
         let mut ty = ty;
         if ty.ty == Type::Sampler && ty.quals.is_const && ty.space == AddressSpace::Private {
             ty.space = AddressSpace::Constant;
@@ -643,6 +645,64 @@ impl Analyzer<'_> {
             );
             return None;
         }
+        Some(ty)
+    }
+
+    /// `extern constant T name;`: a declaration whose definition (with its initializer)
+    /// comes later in this program or from another object of the link (6.8: "The extern
+    /// storage-class specifier can only be used for ... global variables declared in program
+    /// scope"). Uses before the definition name the same storage. Its type may still be
+    /// incomplete (`extern constant struct s v;`) until the definition.
+    fn extern_variable(&mut self, name: Arc<str>, ty: QualType, span: Span) -> Option<GlobalId> {
+        let ty = self.program_scope_type(ty, span)?;
+        if let Some(id) = self.existing_global(&name, &ty, span) {
+            return Some(id);
+        }
+        let id = GlobalId(self.program.globals.len() as u32);
+        self.program.globals.push(tir::Global {
+            name: Arc::clone(&name),
+            init: vec![0; ty.ty.size() as usize],
+            ty,
+            defined: false,
+            span,
+        });
+        self.declare(&name, Symbol::Global(id), span);
+        Some(id)
+    }
+
+    /// The program-scope variable `name` declared before (by an `extern` declaration or a
+    /// definition), after checking that `ty` agrees with it ("conflicting types" as C 6.7p4).
+    /// Records compare by their members, so the same struct declared in two objects of a
+    /// link agrees.
+    fn existing_global(&mut self, name: &Arc<str>, ty: &QualType, span: Span) -> Option<GlobalId> {
+        let Some(Symbol::Global(id)) = self.scopes[0].names.get(name).cloned() else {
+            return None;
+        };
+        let old = &self.program.globals[id.0 as usize].ty;
+        let agrees = |a: &Type, b: &Type| match (a, b) {
+            // An incomplete declaration agrees with the completed record of the same name.
+            (Type::Record(x), Type::Record(y)) if x.incomplete || y.incomplete => x.name == y.name,
+            // `extern constant int a[];` agrees with `constant int a[4] = ...`.
+            (Type::Array(x, None), Type::Array(y, _))
+            | (Type::Array(x, _), Type::Array(y, None)) => x == y,
+            _ => a == b,
+        };
+        if !agrees(&old.ty, &ty.ty) || old.quals.is_volatile != ty.quals.is_volatile {
+            self.error(span, format!("conflicting types for '{name}'"));
+        }
+        Some(id)
+    }
+
+    /// A program-scope (or kernel-scope) `__constant` variable: "variables at program scope
+    /// must be declared in the __constant address space" and initialized with constants.
+    pub(super) fn global_variable(
+        &mut self,
+        name: Arc<str>,
+        ty: QualType,
+        init: Option<&ast::Initializer>,
+        span: Span,
+    ) -> Option<GlobalId> {
+        let mut ty = self.program_scope_type(ty, span)?;
         let Some(init) = init else {
             self.error(
                 span,
@@ -652,11 +712,28 @@ impl Analyzer<'_> {
         };
         let value = self.initializer(&mut ty, init)?;
         let bytes = self.constant_bytes(&ty.ty, &value, init.span)?;
+        // A definition after an `extern` declaration fills in the declared variable (in a
+        // kernel, a `__constant` variable is a new one that hides it).
+        if self.current.is_none()
+            && let Some(id) = self.existing_global(&name, &ty, span)
+        {
+            let global = &mut self.program.globals[id.0 as usize];
+            if global.defined {
+                self.error(span, format!("redefinition of '{name}'"));
+                return None;
+            }
+            global.ty = ty;
+            global.init = bytes;
+            global.defined = true;
+            global.span = span;
+            return Some(id);
+        }
         let id = GlobalId(self.program.globals.len() as u32);
         self.program.globals.push(tir::Global {
             name: Arc::clone(&name),
             ty,
             init: bytes,
+            defined: true,
             span,
         });
         self.declare(&name, Symbol::Global(id), span);
@@ -779,6 +856,9 @@ impl Analyzer<'_> {
         let f = (**f).clone();
         if let Some((StorageClass::Extern | StorageClass::Typedef, span)) = specs.storage {
             self.error(span, "invalid storage class for a function definition");
+        }
+        if matches!(specs.storage, Some((StorageClass::Static, _))) {
+            self.internal_names.insert(Arc::clone(&name));
         }
         let overloadable = overloadable(&specs, &def.declarator);
         let id = self.declare_function(&name, &f, specs.kernel, overloadable, name_span);

@@ -134,7 +134,49 @@ struct Analyzer<'d> {
     /// (clang's opencl-c.h declares every builtin overloadable, so a program may add
     /// overloads): calls of the name choose among them and the builtin's overloads.
     builtin_overloads: HashMap<Arc<str>, Vec<FuncId>>,
+    /// The file-scope names of this translation unit declared `static` (internal linkage):
+    /// they end with the unit (see [`Analyzer::next_translation_unit`]).
+    internal_names: std::collections::HashSet<Arc<str>>,
 }
+
+/// The file scope every translation unit starts with: the predefined constants and
+/// typedefs.
+fn predefined_scope() -> Scope {
+    let mut file_scope = Scope::default();
+    for (name, value, scalar) in PREDEFINED_CONSTANTS {
+        file_scope
+            .names
+            .insert((*name).into(), Symbol::EnumConstant(*value, *scalar));
+    }
+    // The sampler, channel order and channel type constants of 6.12.14 (ints).
+    use clift_builtins::image::{format, sample};
+    for (name, value) in sample::KERNEL_CONSTANTS
+        .iter()
+        .chain(format::KERNEL_CONSTANTS.iter())
+    {
+        file_scope.names.insert(
+            (*name).into(),
+            Symbol::EnumConstant(i64::from(*value), Scalar::Int),
+        );
+    }
+    // The standard typedefs (6.1.1): 64-bit on this device.
+    for (name, scalar) in [
+        ("size_t", Scalar::ULong),
+        ("ptrdiff_t", Scalar::Long),
+        ("intptr_t", Scalar::Long),
+        ("uintptr_t", Scalar::ULong),
+    ] {
+        file_scope.names.insert(
+            name.into(),
+            Symbol::Typedef(QualType::new(Type::Scalar(scalar))),
+        );
+    }
+    file_scope
+}
+
+/// The pragma `clLinkProgram` puts between the objects it joins (see
+/// [`Analyzer::next_translation_unit`]).
+pub const OBJECT_BOUNDARY_PRAGMA: &str = "clift object";
 
 /// The fence flags and other constants OpenCL C predefines as enumeration constants.
 const PREDEFINED_CONSTANTS: &[(&str, i64, Scalar)] = &[
@@ -148,35 +190,6 @@ const PREDEFINED_CONSTANTS: &[(&str, i64, Scalar)] = &[
 impl<'d> Analyzer<'d> {
     fn new(options: Options, diags: &'d mut Diagnostics) -> Analyzer<'d> {
         let fp64 = options.fp64_supported && options.fp64_by_default;
-        let mut file_scope = Scope::default();
-        for (name, value, scalar) in PREDEFINED_CONSTANTS {
-            file_scope
-                .names
-                .insert((*name).into(), Symbol::EnumConstant(*value, *scalar));
-        }
-        // The sampler, channel order and channel type constants of 6.12.14 (ints).
-        use clift_builtins::image::{format, sample};
-        for (name, value) in sample::KERNEL_CONSTANTS
-            .iter()
-            .chain(format::KERNEL_CONSTANTS.iter())
-        {
-            file_scope.names.insert(
-                (*name).into(),
-                Symbol::EnumConstant(i64::from(*value), Scalar::Int),
-            );
-        }
-        // The standard typedefs (6.1.1): 64-bit on this device.
-        for (name, scalar) in [
-            ("size_t", Scalar::ULong),
-            ("ptrdiff_t", Scalar::Long),
-            ("intptr_t", Scalar::Long),
-            ("uintptr_t", Scalar::ULong),
-        ] {
-            file_scope.names.insert(
-                name.into(),
-                Symbol::Typedef(QualType::new(Type::Scalar(scalar))),
-            );
-        }
         Analyzer {
             options,
             diags,
@@ -185,11 +198,35 @@ impl<'d> Analyzer<'d> {
                 fp64,
                 ..Extensions::default()
             },
-            scopes: vec![file_scope],
+            scopes: vec![predefined_scope()],
             program: tir::Program::default(),
             current: None,
             builtin_overloads: HashMap::new(),
+            internal_names: Default::default(),
         }
+    }
+
+    /// `#pragma clift object`, which `clLinkProgram` puts between the objects it joins:
+    /// each object is its own translation unit, so its tags, typedefs, enumeration
+    /// constants, extension pragmas and `static` functions and variables end with it (two
+    /// objects may each define `struct s` or `static int f()`). The other functions and
+    /// program-scope variables have external linkage and stay: the link resolves one
+    /// object's declarations against another's definitions.
+    fn next_translation_unit(&mut self) {
+        let mut scope = predefined_scope();
+        let internal = std::mem::take(&mut self.internal_names);
+        for (name, symbol) in &self.scopes[0].names {
+            let external = !internal.contains(name);
+            if external && matches!(symbol, Symbol::Function(_) | Symbol::Global(_)) {
+                scope.names.insert(Arc::clone(name), symbol.clone());
+            }
+        }
+        self.scopes = vec![scope];
+        self.extensions = Extensions {
+            byte_addressable_store: true,
+            fp64: self.options.fp64_supported && self.options.fp64_by_default,
+            ..Extensions::default()
+        };
     }
 
     fn finish(mut self) -> tir::Program {
@@ -241,6 +278,10 @@ impl<'d> Analyzer<'d> {
 
     /// `#pragma OPENCL EXTENSION name : enable|disable`; other pragmas are accepted.
     fn pragma(&mut self, pragma: &ast::Pragma) {
+        if pragma.text.trim() == OBJECT_BOUNDARY_PRAGMA {
+            self.next_translation_unit();
+            return;
+        }
         let words: Vec<&str> = pragma.text.split_whitespace().collect();
         let ["OPENCL", "EXTENSION", name, ":", behavior] = words[..] else {
             return;

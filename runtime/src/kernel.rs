@@ -103,19 +103,17 @@ impl Kernel {
 
     /// `CL_KERNEL_LOCAL_MEM_SIZE`: kernel-scope `__local` variables plus the `__local`
     /// arguments set so far.
+    ///
+    /// The sizes come from the application (`clSetKernelArg(k, i, size, NULL)` takes any
+    /// nonzero size), so the sum saturates at `usize::MAX` instead of wrapping: a wrapped sum
+    /// would report a small size for a kernel that can never launch.
     pub fn local_mem_size(&self) -> usize {
         let args = self.args.lock();
-        self.code.static_local_size
-            + args
-                .iter()
-                .map(|a| {
-                    if let Some(ArgValue::Local(n)) = a {
-                        n.next_multiple_of(16)
-                    } else {
-                        0
-                    }
-                })
-                .sum::<usize>()
+        let locals = args.iter().filter_map(|a| match a {
+            Some(ArgValue::Local(n)) => Some(*n),
+            _ => None,
+        });
+        local_total(self.code.static_local_size, locals).unwrap_or(usize::MAX)
     }
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
@@ -204,7 +202,11 @@ impl Kernel {
         }
         let mut block = vec![0u8; self.code.args_size.max(1)];
         let mut buffers = Vec::new();
-        let mut local_size = self.code.static_local_size.next_multiple_of(16);
+        // Sizes from the application are combined with checked arithmetic: an overflow means
+        // more local memory than any device has, which is the CL_OUT_OF_RESOURCES below.
+        let Some(mut local_size) = self.code.static_local_size.checked_next_multiple_of(16) else {
+            return fail(CL_OUT_OF_RESOURCES);
+        };
         for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
             let slot = &mut block[param.offset..];
             match (value, &param.kind) {
@@ -215,7 +217,10 @@ impl Kernel {
                 }
                 (ArgValue::Local(size), ParamKind::Local) => {
                     slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
-                    local_size += size.next_multiple_of(16);
+                    local_size = match local_total(local_size, [*size]) {
+                        Some(total) => total,
+                        None => return fail(CL_OUT_OF_RESOURCES),
+                    };
                 }
                 (ArgValue::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
                     slot[..*size].copy_from_slice(bytes);
@@ -383,6 +388,15 @@ fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
         .rev()
         .find(|d| n.is_multiple_of(*d))
         .unwrap_or(1)
+}
+
+/// `base` plus each of `sizes` rounded up to 16 bytes (the alignment of each `__local`
+/// argument in the work-group's local block), or `None` where the total does not fit a
+/// `usize`. `base` is the already-aligned size before the arguments.
+fn local_total(base: usize, sizes: impl IntoIterator<Item = usize>) -> Option<usize> {
+    sizes.into_iter().try_fold(base, |total, size| {
+        total.checked_add(size.checked_next_multiple_of(16)?)
+    })
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod images;
 mod inline;
 mod layout;
 mod ops;
+mod pool;
 mod switches;
 mod tir_build;
 mod uniform;
@@ -298,16 +299,26 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
     use rayon::prelude::*;
     let isa = &*state.isa;
     let mut queue = std::mem::take(&mut state.deferred);
-    queue
-        .par_iter_mut()
-        .map(|d| {
-            dump::request_disassembly(&mut d.ctx);
-            d.ctx
-                .compile(isa, &mut Default::default())
-                .map(|_| ())
-                .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
-        })
-        .collect::<Result<Vec<()>, CodegenError>>()?;
+    let compile = |d: &mut Deferred| {
+        dump::request_disassembly(&mut d.ctx);
+        d.ctx
+            .compile(isa, &mut Default::default())
+            .map(|_| ())
+            .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
+    };
+    // On clift's own pool (see `pool`); on this thread alone when no thread can start.
+    match pool::build_pool() {
+        Some(pool) => pool.install(|| {
+            queue
+                .par_iter_mut()
+                .map(compile)
+                .collect::<Result<Vec<()>, CodegenError>>()
+        })?,
+        None => queue
+            .iter_mut()
+            .map(compile)
+            .collect::<Result<Vec<()>, CodegenError>>()?,
+    };
     for d in &queue {
         let code = d
             .ctx

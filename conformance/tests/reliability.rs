@@ -76,3 +76,75 @@ fn local_memory_beyond_the_device_limit_is_refused_and_within_it_runs() {
     fx.run(&kernel, None, &[1], Some(&[1]));
     assert_eq!(fx.read::<i32>(&out, 1), [3]);
 }
+
+/// A kernel with a private array of `N` ints that it fills and reads back in an order set
+/// by its argument (so the array cannot be optimized away).
+fn private_array_kernel(n: usize) -> String {
+    format!(
+        "__kernel void p(__global int *out, int step) {{
+    int a[{n}];
+    for (int i = 0; i < {n}; i++) a[i] = i ^ step;
+    long sum = 0;
+    for (int i = 0; i < {n}; i += step) sum += a[i];
+    out[get_global_id(0)] = (int)(sum & 0x7fffffff);
+}}"
+    )
+}
+
+fn private_mem_size(kernel: &Kernel) -> u64 {
+    let bytes = api()
+        .kernel_work_group_info(kernel.kernel, api().device(), CL_KERNEL_PRIVATE_MEM_SIZE)
+        .expect("clGetKernelWorkGroupInfo(CL_KERNEL_PRIVATE_MEM_SIZE)");
+    u64::from_ne_bytes(bytes[..8].try_into().unwrap())
+}
+
+#[test]
+fn a_private_array_beyond_the_limit_is_refused_at_launch() {
+    // 16 MiB of private memory per work-item: more than clift's 1 MiB per work-item (and
+    // than a worker's stack). The build succeeds (the spec has no build-time limit on
+    // private memory); the launch cannot be queued: CL_OUT_OF_RESOURCES.
+    let fx = Fixture::new();
+    let out = fx.filled(0i32, 4);
+    let kernel = fx.kernel(&private_array_kernel(4 << 20), c"p", c"");
+    assert!(private_mem_size(&kernel) >= 16 << 20);
+    kernel.mem(0, &out).arg(1, 1i32);
+    let status = api().enqueue_nd_range_kernel(
+        fx.queue,
+        kernel.kernel,
+        1,
+        None,
+        Some(&[4]),
+        Some(&[1]),
+        Waits::NONE,
+        None,
+    );
+    assert_eq!(status, CL_OUT_OF_RESOURCES);
+    assert_eq!(fx.read::<i32>(&out, 4), [0; 4]);
+}
+
+#[test]
+fn a_private_array_within_the_limit_runs_on_every_worker() {
+    // 768 KiB per work-item, under the 1 MiB limit but far beyond a default 2 MiB stack
+    // shared with the driver's own frames on several threads at once.
+    let n = 192 << 10;
+    let fx = Fixture::new();
+    let items = 16;
+    let out = fx.filled(0i32, items);
+    let kernel = fx.kernel(&private_array_kernel(n), c"p", c"");
+    let size = private_mem_size(&kernel);
+    assert!(
+        size >= (n * 4) as u64 && size <= 1 << 20,
+        "private size {size}"
+    );
+    let step = 3i32;
+    kernel.mem(0, &out).arg(1, step);
+    fx.run(&kernel, None, &[items], Some(&[1]));
+    let expected: i64 = (0..n as i64)
+        .step_by(step as usize)
+        .map(|i| i ^ step as i64)
+        .sum();
+    assert_eq!(
+        fx.read::<i32>(&out, items),
+        vec![(expected & 0x7fff_ffff) as i32; items]
+    );
+}

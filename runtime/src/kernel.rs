@@ -200,6 +200,12 @@ impl Kernel {
         if args.iter().any(Option::is_none) {
             return fail(CL_INVALID_KERNEL_ARGS);
         }
+        // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of
+        // kernel on the command-queue because of insufficient resources needed to execute
+        // the kernel": a work-item's private memory must fit the worker's stack.
+        if self.code.private_mem_size > limits::MAX_PRIVATE_MEM_SIZE {
+            return fail(CL_OUT_OF_RESOURCES);
+        }
         let mut block = vec![0u8; self.code.args_size.max(1)];
         let mut buffers = Vec::new();
         // Sizes from the application are combined with checked arithmetic: an overflow means
@@ -322,11 +328,18 @@ impl PreparedLaunch {
         let printf_address = &printf as *const _ as usize;
         // Kernels with barriers keep each work-item's variables in a frame after the local
         // memory proper.
-        let frames_offset = self.local_size.next_multiple_of(16);
+        // `prepare` bounded the local size by the device's and `ndrange` the work-group
+        // size, so these fit; checked anyway so that a bug cannot wrap into a short arena.
         let items: usize = range.local.iter().product();
-        let frame_bytes = self.code.frame_size * items;
+        let (frames_offset, frame_bytes) = self
+            .local_size
+            .checked_next_multiple_of(16)
+            .zip(self.code.frame_size.checked_mul(items))
+            .ok_or(crate::ClError(CL_OUT_OF_RESOURCES))?;
         let local_total = if frame_bytes > 0 {
-            frames_offset + frame_bytes
+            frames_offset
+                .checked_add(frame_bytes)
+                .ok_or(crate::ClError(CL_OUT_OF_RESOURCES))?
         } else {
             self.local_size
         };

@@ -92,3 +92,47 @@ mod tests {
         assert_eq!(pool.install(|| (1..=10).sum::<i32>()), 55);
     }
 }
+
+#[cfg(test)]
+mod compile_tests {
+    use super::super::{Deferred, compile_queue};
+    use cranelift_codegen::ir::{Function, InstBuilder, Signature, UserFuncName};
+    use cranelift_codegen::isa::CallConv;
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+    /// Queued functions that return nothing, ready for `compile_queue`.
+    fn queue(n: u32, isa: &dyn cranelift_codegen::isa::TargetIsa) -> Vec<Deferred> {
+        (0..n)
+            .map(|i| {
+                let mut func = Function::with_name_signature(
+                    UserFuncName::default(),
+                    Signature::new(CallConv::SystemV),
+                );
+                let mut fctx = FunctionBuilderContext::new();
+                let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+                let block = b.create_block();
+                b.switch_to_block(block);
+                b.ins().return_(&[]);
+                b.seal_all_blocks();
+                b.finalize(isa.frontend_config());
+                Deferred {
+                    id: cranelift_module::FuncId::from_u32(i),
+                    what: format!("f{i}"),
+                    ctx: cranelift_codegen::Context::for_function(func),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn without_a_pool_functions_compile_on_the_calling_thread() {
+        let isa = crate::jit::host_isa().unwrap();
+        let mut q = queue(3, &*isa);
+        compile_queue(&mut q, &*isa, None).unwrap();
+        assert!(q.iter().all(|d| d.ctx.compiled_code().is_some()));
+        let pool = super::build_pool().unwrap();
+        let mut q = queue(3, &*isa);
+        compile_queue(&mut q, &*isa, Some(&pool)).unwrap();
+        assert!(q.iter().all(|d| d.ctx.compiled_code().is_some()));
+    }
+}

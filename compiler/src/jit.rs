@@ -34,6 +34,11 @@ pub fn host_isa() -> Result<OwnedTargetIsa, JitError> {
     set(&mut flags, "opt_level", "speed")?;
     // JIT'd code is called in place; position independence would only cost.
     set(&mut flags, "is_pic", "false")?;
+    // Frames larger than a page touch each page in order, so a kernel whose private memory
+    // outgrows the worker's stack faults on the guard page instead of silently writing
+    // into whatever lies below the stack (another worker's stack).
+    set(&mut flags, "enable_probestack", "true")?;
+    set(&mut flags, "probestack_strategy", "inline")?;
     let isa = cranelift_native::builder()
         .map_err(|e| JitError(format!("this CPU is not supported by Cranelift: {e}")))?;
     isa.finish(settings::Flags::new(flags))

@@ -49,6 +49,14 @@ pub mod limits {
     pub const MAX_READ_IMAGE_ARGS: u32 = 128;
     pub const MAX_WRITE_IMAGE_ARGS: u32 = 64;
     pub const MAX_SAMPLERS: u32 = 16;
+    /// Private memory one work-item may use (`CL_KERNEL_PRIVATE_MEM_SIZE`): a kernel whose
+    /// private variables exceed it gets CL_OUT_OF_RESOURCES at launch. Private variables of
+    /// a kernel without barriers live on the worker's stack, so the stack is sized from it.
+    pub const MAX_PRIVATE_MEM_SIZE: usize = 1 << 20;
+    /// Worker stacks: the private limit plus room for the frames of called functions,
+    /// builtins and the driver itself. The JIT emits stack probes, so code that still
+    /// runs past the stack hits the guard page instead of another thread's stack.
+    pub const WORKER_STACK_SIZE: usize = MAX_PRIVATE_MEM_SIZE + (7 << 20);
     /// Timestamps come from a monotonic nanosecond clock.
     pub const PROFILING_TIMER_RESOLUTION_NS: usize = 1;
 }

@@ -140,19 +140,21 @@ impl Kernel {
 
     /// `CL_KERNEL_LOCAL_MEM_SIZE`: kernel-scope `__local` variables plus the `__local`
     /// arguments set so far.
+    ///
+    /// The sizes come from the application (`clSetKernelArg(k, i, size, NULL)` takes any
+    /// nonzero size), so the sum saturates at `usize::MAX` instead of wrapping: a wrapped sum
+    /// would report a small size for a kernel that can never launch.
     pub fn local_mem_size(&self) -> usize {
-        let args = self.args.lock();
-        self.code.static_local_size
-            + args
-                .iter()
-                .map(|a| {
-                    if let Some(StoredArg::Local(n)) = a {
-                        n.next_multiple_of(16)
-                    } else {
-                        0
-                    }
-                })
-                .sum::<usize>()
+        self.local_need(&self.args.lock())
+    }
+
+    /// [`Kernel::local_mem_size`] of the arguments `args` (the caller holds their lock).
+    fn local_need(&self, args: &[Option<StoredArg>]) -> usize {
+        let locals = args.iter().filter_map(|a| match a {
+            Some(StoredArg::Local(n)) => Some(*n),
+            _ => None,
+        });
+        local_total(self.code.static_local_size, locals, 16).unwrap_or(usize::MAX)
     }
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
@@ -242,11 +244,25 @@ impl Kernel {
         if args.iter().any(Option::is_none) {
             return fail(CL_INVALID_KERNEL_ARGS);
         }
+        // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of
+        // kernel on the command-queue because of insufficient resources needed to execute
+        // the kernel": a work-item's private memory must fit the worker's stack.
+        if self.code.private_mem_size > limits::MAX_PRIVATE_MEM_SIZE {
+            return fail(CL_OUT_OF_RESOURCES);
+        }
         let mut block = vec![0u8; self.code.args_size.max(1)];
         let mut buffers = Vec::new();
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
-        // `__local long16 *` points to 128-byte aligned memory).
-        let mut local_size = self.code.static_local_size.next_multiple_of(MAX_ALIGN);
+        // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
+        // are combined with checked arithmetic: an overflow means more local memory than any
+        // device has, which is the CL_OUT_OF_RESOURCES below.
+        let Some(mut local_size) = self
+            .code
+            .static_local_size
+            .checked_next_multiple_of(MAX_ALIGN)
+        else {
+            return fail(CL_OUT_OF_RESOURCES);
+        };
         for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
             let slot = &mut block[param.offset..];
             match (value, &param.kind) {
@@ -258,7 +274,10 @@ impl Kernel {
                 }
                 (StoredArg::Local(size), ParamKind::Local) => {
                     slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
-                    local_size += size.next_multiple_of(MAX_ALIGN);
+                    local_size = match local_total(local_size, [*size], MAX_ALIGN) {
+                        Some(total) => total,
+                        None => return fail(CL_OUT_OF_RESOURCES),
+                    };
                 }
                 (StoredArg::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
                     slot[..*size].copy_from_slice(bytes);
@@ -281,7 +300,9 @@ impl Kernel {
         }
         // "CL_OUT_OF_RESOURCES if ... the local memory the kernel needs exceeds
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
-        if local_size as u64 > device.local_mem_size() {
+        // The kernel's need is what CL_KERNEL_LOCAL_MEM_SIZE reports; the padding that
+        // aligns each argument to MAX_ALIGN is the driver's and is not held against it.
+        if self.local_need(&args) as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
         Ok(PreparedLaunch {
@@ -361,11 +382,18 @@ impl PreparedLaunch {
         let printf_address = &printf as *const _ as usize;
         // Kernels with barriers keep each work-item's variables in a frame after the local
         // memory proper.
-        let frames_offset = self.local_size.next_multiple_of(MAX_ALIGN);
+        // `prepare` bounded the local size by the device's and `ndrange` the work-group
+        // size, so these fit; checked anyway so that a bug cannot wrap into a short arena.
         let items: usize = range.local.iter().product();
-        let frame_bytes = self.code.frame_size * items;
+        let (frames_offset, frame_bytes) = self
+            .local_size
+            .checked_next_multiple_of(MAX_ALIGN)
+            .zip(self.code.frame_size.checked_mul(items))
+            .ok_or(crate::ClError(CL_OUT_OF_RESOURCES))?;
         let local_total = if frame_bytes > 0 {
-            frames_offset + frame_bytes
+            frames_offset
+                .checked_add(frame_bytes)
+                .ok_or(crate::ClError(CL_OUT_OF_RESOURCES))?
         } else {
             self.local_size
         };
@@ -427,6 +455,16 @@ fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
         .rev()
         .find(|d| n.is_multiple_of(*d))
         .unwrap_or(1)
+}
+
+/// `base` plus each of `sizes` rounded up to `align` bytes (the launch places each
+/// `__local` argument at a multiple of [`MAX_ALIGN`]; `CL_KERNEL_LOCAL_MEM_SIZE` reports
+/// them rounded to 16), or `None` where the total does not fit a `usize`. `base` is the
+/// already-aligned size before the arguments.
+fn local_total(base: usize, sizes: impl IntoIterator<Item = usize>, align: usize) -> Option<usize> {
+    sizes.into_iter().try_fold(base, |total, size| {
+        total.checked_add(size.checked_next_multiple_of(align)?)
+    })
 }
 
 #[cfg(test)]

@@ -43,6 +43,7 @@ impl Executor {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .thread_name(|i| format!("clift-worker-{i}"))
+            .stack_size(crate::device::limits::WORKER_STACK_SIZE)
             .build()
             .or(fail(CL_OUT_OF_RESOURCES))?;
         Ok(Executor { pool })

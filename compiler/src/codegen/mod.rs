@@ -24,6 +24,7 @@ mod inline;
 mod layout;
 pub mod link;
 mod ops;
+mod pool;
 mod switches;
 mod tir_build;
 mod uniform;
@@ -302,19 +303,9 @@ impl ModuleState {
 /// one function is independent of the others), then defines the code in the JIT module,
 /// with its relocations, in order.
 fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
-    use rayon::prelude::*;
-    let isa = &*state.isa;
     let mut queue = std::mem::take(&mut state.deferred);
-    queue
-        .par_iter_mut()
-        .map(|d| {
-            dump::request_disassembly(&mut d.ctx);
-            d.ctx
-                .compile(isa, &mut Default::default())
-                .map(|_| ())
-                .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
-        })
-        .collect::<Result<Vec<()>, CodegenError>>()?;
+    // On clift's own pool (see `pool`); on this thread alone when no thread can start.
+    compile_queue(&mut queue, &*state.isa, pool::build_pool().as_deref())?;
     for d in &queue {
         let code = d
             .ctx
@@ -338,6 +329,27 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
         dump::machine_code(&d.what, &d.ctx);
     }
     Ok(())
+}
+
+/// Compiles each function of `queue` to machine code, in parallel on `pool` when there is
+/// one, else on the calling thread (never on rayon's global pool: see `pool`).
+fn compile_queue(
+    queue: &mut [Deferred],
+    isa: &dyn cranelift_codegen::isa::TargetIsa,
+    pool: Option<&rayon::ThreadPool>,
+) -> Result<(), CodegenError> {
+    use rayon::prelude::*;
+    let compile = |d: &mut Deferred| {
+        dump::request_disassembly(&mut d.ctx);
+        d.ctx
+            .compile(isa, &mut Default::default())
+            .map(|_| ())
+            .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
+    };
+    match pool {
+        Some(pool) => pool.install(|| queue.par_iter_mut().try_for_each(compile)),
+        None => queue.iter_mut().try_for_each(compile),
+    }
 }
 
 /// Rejects what code generation cannot do yet, with a message for the build log.

@@ -330,3 +330,40 @@ fn the_driver_picks_divisors_that_keep_every_worker_busy() {
         assert!(local.iter().product::<usize>() <= 256);
     }
 }
+
+#[test]
+fn local_total_rounds_each_argument_and_refuses_overflow() {
+    assert_eq!(local_total(16, [1, 16, 17], 16), Some(16 + 16 + 16 + 32));
+    assert_eq!(
+        local_total(128, [1, 128, 129], 128),
+        Some(128 + 128 + 128 + 256)
+    );
+    assert_eq!(local_total(0, [], 16), Some(0));
+    // Rounding SIZE_MAX - 3 up to 16 does not fit: no wrap to 0.
+    assert_eq!(local_total(0, [usize::MAX - 3], 16), None);
+    // Two arguments of 2^63 bytes each: the sum does not fit.
+    assert_eq!(local_total(0, [1 << 63, 1 << 63], 16), None);
+    assert_eq!(local_total(16, [usize::MAX - 15], 16), None);
+    assert_eq!(local_total(0, [usize::MAX - 100], 128), None);
+}
+
+#[test]
+fn huge_local_arguments_saturate_the_query_and_refuse_the_launch() {
+    let s = setup();
+    let params = vec![param(ParamKind::Local, 0), param(ParamKind::Local, 8)];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(group_sums, params, 16));
+    kernel.set_arg(0, ArgValue::Local(usize::MAX - 3)).unwrap();
+    kernel.set_arg(1, ArgValue::Local(16)).unwrap();
+    assert_eq!(kernel.local_mem_size(), usize::MAX);
+    assert_eq!(
+        kernel.prepare(&s.device).err(),
+        Some(crate::ClError(CL_OUT_OF_RESOURCES))
+    );
+    kernel.set_arg(0, ArgValue::Local(1 << 63)).unwrap();
+    kernel.set_arg(1, ArgValue::Local(1 << 63)).unwrap();
+    assert_eq!(kernel.local_mem_size(), usize::MAX);
+    assert_eq!(
+        kernel.prepare(&s.device).err(),
+        Some(crate::ClError(CL_OUT_OF_RESOURCES))
+    );
+}

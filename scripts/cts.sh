@@ -10,5 +10,7 @@ cd "$(dirname "$0")/.."
 scripts/debian-packages.sh ocl-icd-libopencl1
 cts="${CTS_BIN_DIR:-../shared/cts}"
 [ -d "$cts" ] || { echo "clift: no CTS build at $cts (set CTS_BIN_DIR)"; exit 2; }
-cargo build --release -q -p clift-icd -p clift-conformance --bin cts-run
+# Two builds: with --bin, cargo would build only the binaries, not the ICD library.
+cargo build --release -q -p clift-icd
+cargo build --release -q -p clift-conformance --bin cts-run
 exec target/release/cts-run "$cts" "$@"

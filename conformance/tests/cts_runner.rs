@@ -79,3 +79,35 @@ echo "PASSED 2 of 2 tests.""#,
     assert!(text.ends_with("<!-- cts-run end -->\n\nAfter.\n"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn cts_run_shards_a_suite_by_its_sub_tests() {
+    let dir = std::env::temp_dir().join(format!("clift-cts-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Lists four sub-tests; a run passes the ones it is given, except `bad`, and records
+    // which it got.
+    script(
+        &dir.join("integer_ops/test_integer_ops"),
+        r#"if [ "$1" = --list ]; then printf 'Available:\n\tone\n\ttwo\n\tthree\n\tfour\n'; exit 0; fi
+echo "$@" >> "$(dirname "$0")/calls"
+echo "PASSED $# of $# tests.""#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .arg(&dir)
+        .args(["--vendors", "/opt/vendors", "--shards", "3"])
+        .args(["--only", "test_integer_ops"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Four sub-tests dealt over three processes, the counts added up.
+    assert!(
+        stdout.contains("| test_integer_ops | pass | PASSED 4 of 4 tests |"),
+        "{stdout}"
+    );
+    let calls = std::fs::read_to_string(dir.join("integer_ops/calls")).unwrap();
+    let mut calls: Vec<&str> = calls.lines().collect();
+    calls.sort();
+    assert_eq!(calls, ["one four", "three", "two"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

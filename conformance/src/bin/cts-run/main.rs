@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p clift-conformance --bin cts-run -- CTS_BIN_DIR [--update FILE]
 //!     [--vendors DIR] [--timeout SECONDS] [--only NAME,...] [--jobs N] [--compute-units N]
-//!     [--full] [--logs DIR]
+//!     [--full] [--logs DIR] [--shards N]
 //! ```
 //!
 //! `CTS_BIN_DIR` holds the CTS's test binaries (`test_basic`, `test_api`, ...; the CTS's
@@ -12,7 +12,10 @@
 //! searched). `--jobs N` runs N suites at once; `--compute-units N` gives each suite a device
 //! of N compute units (`CLIFT_MAX_COMPUTE_UNITS`), so that a 16-core machine can run eight
 //! suites of two cores side by side. `--full` drops the quick-mode arguments (the full-size
-//! math and conversion runs). `--logs DIR` keeps each suite's output as `DIR/<suite>.log`. Each suite that applies to an
+//! math and conversion runs). `--logs DIR` keeps each suite's output as `DIR/<suite>.log`.
+//! `--shards N` splits each suite's sub-tests (its `--list`) over N processes run at once,
+//! for the long suites (test_basic, test_integer_ops, the image streams) on a many-core
+//! machine; the suite passes when every shard does, and the counts are added up. Each suite that applies to an
 //! OpenCL 1.2 device runs in its quick mode where it has one, through the ICD loader with
 //! `OCL_ICD_VENDORS` naming only clift (`--vendors`, default `target/release/vendors`, made
 //! from `target/release/libclift.so` if missing). A suite passes when its binary exits with 0;
@@ -96,6 +99,8 @@ struct RunConfig {
     compute_units: Option<String>,
     full: bool,
     logs: Option<PathBuf>,
+    /// Processes each suite's sub-tests are split over (`--shards`).
+    shards: usize,
 }
 
 fn main() {
@@ -108,7 +113,7 @@ fn main() {
     else {
         eprintln!(
             "usage: cts-run CTS_BIN_DIR [--update FILE] [--vendors DIR] [--timeout S] [--only A,B] \
-             [--jobs N] [--compute-units N] [--full] [--logs DIR]"
+             [--jobs N] [--compute-units N] [--full] [--logs DIR] [--shards N]"
         );
         std::process::exit(2);
     };
@@ -123,6 +128,10 @@ fn main() {
         compute_units: value_of("--compute-units"),
         full: args.iter().any(|a| a == "--full"),
         logs: value_of("--logs").map(PathBuf::from),
+        shards: value_of("--shards")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+            .max(1),
     };
     if let Some(logs) = &config.logs
         && let Err(e) = std::fs::create_dir_all(logs)
@@ -231,7 +240,6 @@ fn find_below(dir: &Path, name: &str, depth: u32) -> Option<PathBuf> {
 }
 
 fn run_suite(config: &RunConfig, suite: &str, quick: &[&str]) -> Outcome {
-    let (dir, vendors, limit) = (&config.dir, &config.vendors, config.limit);
     let start = Instant::now();
     let outcome = |result: String, counts: String| Outcome {
         suite: suite.to_string(),
@@ -239,29 +247,176 @@ fn run_suite(config: &RunConfig, suite: &str, quick: &[&str]) -> Outcome {
         counts,
         seconds: start.elapsed().as_secs_f64(),
     };
-    let Some(binary) = find_binary(dir, suite) else {
+    let Some(binary) = find_binary(&config.dir, suite) else {
         return outcome("not built".into(), String::new());
     };
-    // Its own process group, so that a timeout kills whatever the suite started too.
-    let args = quick
+    let args: Vec<String> = quick
         .iter()
-        .filter(|a| !(config.full && QUICK_ONLY.contains(a)));
-    let mut command = Command::new(&binary);
+        .filter(|a| !(config.full && QUICK_ONLY.contains(a)))
+        .map(|a| a.to_string())
+        .collect();
+    // Shards: the suite's sub-tests split round-robin over several processes (a suite whose
+    // quick mode is itself a list of sub-tests, test_thread_dimensions's, keeps its list).
+    let names_given = suite == "test_thread_dimensions";
+    let shards = if config.shards > 1 && !names_given {
+        sub_tests(config, &binary)
+            .map(|names| split_round_robin(&names, config.shards))
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let runs: Vec<Run> = if shards.len() > 1 {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = shards
+                .iter()
+                .map(|names| {
+                    let mut shard_args = args.clone();
+                    shard_args.extend(names.iter().cloned());
+                    let binary = &binary;
+                    scope.spawn(move || run_process(config, binary, &shard_args))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Run::failed_to_start("panic")))
+                .collect()
+        })
+    } else {
+        vec![run_process(config, &binary, &args)]
+    };
+    let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+    if let Some(logs) = &config.logs
+        && let Err(e) = std::fs::write(logs.join(format!("{suite}.log")), &text)
+    {
+        eprintln!("cts-run: cannot keep the log of {suite}: {e}");
+    }
+    let counts = if runs.len() > 1 {
+        combined_counts(runs.iter().map(|r| summary_line(&r.text)))
+    } else {
+        summary_line(&text)
+    };
+    if let Some(problem) = runs.iter().find_map(|r| r.start_error.clone()) {
+        return outcome(format!("cannot start: {problem}"), counts);
+    }
+    if runs.iter().any(|r| r.timed_out) {
+        return outcome(
+            format!("timeout after {} s", config.limit.as_secs()),
+            counts,
+        );
+    }
+    match runs.iter().find(|r| !r.status.is_some_and(|s| s.success())) {
+        None => outcome("pass".into(), counts),
+        Some(r) => outcome(
+            format!(
+                "FAIL (exit {})",
+                r.status
+                    .and_then(|s| s.code())
+                    .map_or("signal".into(), |c| c.to_string())
+            ),
+            counts,
+        ),
+    }
+}
+
+/// One process of a suite: how it ended and what it printed.
+struct Run {
+    status: Option<std::process::ExitStatus>,
+    timed_out: bool,
+    start_error: Option<String>,
+    text: String,
+}
+
+impl Run {
+    fn failed_to_start(why: &str) -> Run {
+        Run {
+            status: None,
+            timed_out: false,
+            start_error: Some(why.to_string()),
+            text: String::new(),
+        }
+    }
+}
+
+/// The suite's sub-test names, as its `--list` prints them (one per line, indented).
+fn sub_tests(config: &RunConfig, binary: &Path) -> Option<Vec<String>> {
+    let output = suite_command(config, binary).arg("--list").output().ok()?;
+    let names: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix('\t'))
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    (!names.is_empty()).then_some(names)
+}
+
+/// `names` dealt into at most `shards` groups, round-robin (neighbouring sub-tests are
+/// often alike in cost, so dealing spreads the slow ones).
+fn split_round_robin(names: &[String], shards: usize) -> Vec<Vec<String>> {
+    let count = shards.min(names.len()).max(1);
+    let mut groups = vec![Vec::new(); count];
+    for (i, name) in names.iter().enumerate() {
+        groups[i % count].push(name.clone());
+    }
+    groups
+}
+
+/// The shards' closing counts added up ("PASSED 12 of 12 tests" + "FAILED 1 of 3 tests"
+/// → "FAILED 1 of 15 tests"): failed counts if any shard failed, else passed ones.
+fn combined_counts(lines: impl Iterator<Item = String>) -> String {
+    let (mut passed, mut failed, mut total, mut any_failed, mut unit) = (0, 0, 0, false, None);
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let [verdict, n, "of", m, rest @ ..] = words.as_slice()
+            && let (Ok(n), Ok(m)) = (n.parse::<u64>(), m.parse::<u64>())
+        {
+            total += m;
+            if *verdict == "FAILED" {
+                any_failed = true;
+                failed += n;
+            } else {
+                passed += n;
+            }
+            unit.get_or_insert_with(|| rest.join(" "));
+        }
+    }
+    if total == 0 {
+        return String::new();
+    }
+    let unit = unit.unwrap_or_default();
+    if any_failed {
+        format!("FAILED {failed} of {total} {unit}")
+    } else {
+        format!("PASSED {passed} of {total} {unit}")
+    }
+}
+
+/// The command that runs a suite's binary: from its folder, through the loader with only
+/// clift, capped at the configured compute units.
+fn suite_command(config: &RunConfig, binary: &Path) -> Command {
+    let mut command = Command::new(binary);
     if let Some(units) = &config.compute_units {
         command.env("CLIFT_MAX_COMPUTE_UNITS", units);
     }
-    let child = command
+    command
+        .current_dir(binary.parent().unwrap_or(&config.dir))
+        .env("OCL_ICD_VENDORS", &config.vendors)
+        .env("CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU");
+    command
+}
+
+/// Runs the suite's binary with `args` until it exits or the time limit passes.
+fn run_process(config: &RunConfig, binary: &Path, args: &[String]) -> Run {
+    let start = Instant::now();
+    // Its own process group, so that a timeout kills whatever the suite started too.
+    let child = suite_command(config, binary)
         .process_group(0)
         .args(args)
-        .current_dir(binary.parent().unwrap_or(dir))
-        .env("OCL_ICD_VENDORS", vendors)
-        .env("CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => return outcome(format!("cannot start: {e}"), String::new()),
+        Err(e) => return Run::failed_to_start(&e.to_string()),
     };
     // Read the output on threads so that a chatty suite cannot block on a full pipe.
     let mut stdout = child.stdout.take().expect("piped");
@@ -276,15 +431,17 @@ fn run_suite(config: &RunConfig, suite: &str, quick: &[&str]) -> Outcome {
         let _ = stderr.read_to_string(&mut s);
         s
     });
+    let mut timed_out = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) if start.elapsed() > limit => {
+            Ok(None) if start.elapsed() > config.limit => {
                 let _ = Command::new("kill")
                     .args(["-KILL", "--", &format!("-{}", child.id())])
                     .status();
                 let _ = child.kill();
                 let _ = child.wait();
+                timed_out = true;
                 break None;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
@@ -292,22 +449,11 @@ fn run_suite(config: &RunConfig, suite: &str, quick: &[&str]) -> Outcome {
         }
     };
     let text = out_reader.join().unwrap_or_default() + &err_reader.join().unwrap_or_default();
-    if let Some(logs) = &config.logs
-        && let Err(e) = std::fs::write(logs.join(format!("{suite}.log")), &text)
-    {
-        eprintln!("cts-run: cannot keep the log of {suite}: {e}");
-    }
-    let counts = summary_line(&text);
-    match status {
-        Some(s) if s.success() => outcome("pass".into(), counts),
-        Some(s) => outcome(
-            format!(
-                "FAIL (exit {})",
-                s.code().map_or("signal".into(), |c| c.to_string())
-            ),
-            counts,
-        ),
-        None => outcome(format!("timeout after {} s", limit.as_secs()), counts),
+    Run {
+        status,
+        timed_out,
+        start_error: None,
+        text,
     }
 }
 

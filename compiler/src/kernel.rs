@@ -105,9 +105,38 @@ pub struct KernelParam {
 /// its type is aligned in memory too.
 pub const MAX_ALIGN: usize = 128;
 
+/// How a kernel's work-group function runs its work-items (`CLIFT_LOG=build` says which).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Execution {
+    /// No barrier: one loop over the work-items.
+    WorkItemLoop,
+    /// Barriers the planner splits the kernel at: a loop over the work-items per region.
+    BarrierRegions,
+    /// Barriers the planner cannot split around (reached through `goto`, in a `switch` case
+    /// that breaks from an `if`, ...): a resumable work-item function, about half as fast.
+    Resumable,
+}
+
+impl Execution {
+    /// A line for the build log.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Execution::WorkItemLoop => "a loop over its work-items",
+            Execution::BarrierRegions => "a work-item loop per region between barriers",
+            Execution::Resumable => {
+                "a resumable work-item function: the work-group planner cannot split it at \
+                 its barriers (a barrier reached through goto, or in a switch case that \
+                 breaks from inside an if), which runs about half as fast"
+            }
+        }
+    }
+}
+
 /// A compiled kernel.
 #[derive(Clone, Debug)]
 pub struct KernelCode {
+    /// How its work-items run.
+    pub execution: Execution,
     pub name: String,
     pub params: Vec<KernelParam>,
     /// The size of the argument block.

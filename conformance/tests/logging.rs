@@ -36,6 +36,18 @@ fn application() {
         c"twice",
         c"-cl-mad-enable",
     );
+    // A barrier reached through goto: the kernel runs as a resumable function.
+    let _jumpy = fixture.kernel(
+        "kernel void jumpy(global int *a, local int *t) {\n\
+         int i = 0;\n\
+         again:\n\
+         t[get_local_id(0)] = i;\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         if (++i < 2) goto again;\n\
+         a[get_global_id(0)] = t[0];\n}\n",
+        c"jumpy",
+        c"",
+    );
     let buffer = fixture.buffer(&[1i32, 2, 3, 4, 5, 6, 7, 8]);
     kernel.mem(0, &buffer);
     fixture.run(&kernel, None, &[8], Some(&[4]));
@@ -130,6 +142,18 @@ fn every_category_writes_what_it_promises() {
     ] {
         assert!(built.contains(part), "{part} in {built}");
     }
+    // How each kernel runs, and why a kernel falls back to resumable barriers.
+    assert!(
+        text.contains("\n  kernel twice runs as a loop over its work-items\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n  kernel jumpy runs as a resumable work-item function: the work-group planner \
+             cannot split it at its barriers"
+        ),
+        "{text}"
+    );
     // launch: each kernel with its sizes, each command with its wait and run time.
     assert!(
         has("launch] kernel twice: 1 dims, global [8], local [4], offset [0], 2 groups: ran "),

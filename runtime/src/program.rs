@@ -533,6 +533,11 @@ fn observe_build(
     if profiled {
         crate::profile::record_build(&kernels, text.len(), &built.stage_times, total);
     }
+    let execution: String = built
+        .kernels
+        .iter()
+        .map(|k| format!("\n  kernel {} runs as {}", k.name, k.execution.describe()))
+        .collect();
     let stages: Vec<String> = built
         .stage_times
         .iter()
@@ -541,7 +546,7 @@ fn observe_build(
     clift_log!(
         Build,
         Info,
-        "built: options '{}', {} bytes of source, kernels [{kernels}], {:.3} ms ({}){}{}",
+        "built: options '{}', {} bytes of source, kernels [{kernels}], {:.3} ms ({}){execution}{}{}",
         String::from_utf8_lossy(options),
         text.len(),
         total.as_secs_f64() * 1e3,

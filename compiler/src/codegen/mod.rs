@@ -223,6 +223,7 @@ pub fn compile(
         state.called_kernels.insert(id, clif);
     }
     let mut plans = HashMap::new();
+    let mut resumable = std::collections::HashSet::new();
     for (i, f) in program.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
         let id = FuncId(i as u32);
@@ -233,6 +234,7 @@ pub fn compile(
             let plan = if func::splits_at_barriers(body) {
                 func::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?
             } else {
+                resumable.insert(id);
                 func::define_resumable_kernel(&mut state, id, f, &mut fctx, options)?
             };
             plans.insert(id, plan);
@@ -267,7 +269,15 @@ pub fn compile(
         // signature `fn(*const u8, *const WorkGroup)` in the host's C calling convention.
         let entry: crate::kernel::WorkGroupFn =
             unsafe { std::mem::transmute::<*const u8, crate::kernel::WorkGroupFn>(address) };
+        let execution = if resumable.contains(&id) {
+            crate::kernel::Execution::Resumable
+        } else if plans.contains_key(&id) {
+            crate::kernel::Execution::BarrierRegions
+        } else {
+            crate::kernel::Execution::WorkItemLoop
+        };
         kernels.push(KernelCode {
+            execution,
             name: f.name.to_string(),
             params: kernel_params(f, &info, &layout),
             args_size: layout.size,

@@ -24,6 +24,7 @@ fn code(
     args_size: usize,
 ) -> Arc<KernelCode> {
     Arc::new(KernelCode {
+        execution: clift_compiler::kernel::Execution::WorkItemLoop,
         name: "test".into(),
         params,
         args_size,

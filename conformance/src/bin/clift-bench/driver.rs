@@ -245,3 +245,18 @@ impl Drop for Driver {
         }
     }
 }
+
+/// `f` measured on each driver; a driver whose measurement fails gets `None` and a line on
+/// stderr saying why.
+pub fn per_driver(
+    drivers: &[Driver],
+    f: &dyn Fn(&Driver) -> Result<f64, String>,
+) -> Vec<Option<f64>> {
+    drivers
+        .iter()
+        .map(|d| {
+            f(d).map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
+                .ok()
+        })
+        .collect()
+}

@@ -9,7 +9,7 @@ use clift_conformance::entry;
 use opencl_sys::*;
 
 use crate::Effort;
-use crate::driver::Driver;
+use crate::driver::{Driver, per_driver};
 use crate::report::{Better, Table};
 
 const BUILD: &str = "Kernels: time from clBuildProgram to the first result";
@@ -290,15 +290,7 @@ fn first_result(d: &Driver) -> Result<f64, String> {
 }
 
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
-    let per = |f: &dyn Fn(&Driver) -> Result<f64, String>| -> Vec<Option<f64>> {
-        drivers
-            .iter()
-            .map(|d| {
-                f(d).map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
-                    .ok()
-            })
-            .collect()
-    };
+    let per = |f: &dyn Fn(&Driver) -> Result<f64, String>| per_driver(drivers, f);
     // The best of three builds (each a fresh program; PoCL's cache is off).
     let fastest = |f: fn(&Driver) -> Result<f64, String>, d: &Driver| -> Result<f64, String> {
         (0..3).try_fold(f64::INFINITY, |best, _| Ok(best.min(f(d)?)))

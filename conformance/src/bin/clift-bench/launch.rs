@@ -12,7 +12,7 @@ use clift_conformance::entry;
 use opencl_sys::*;
 
 use crate::Effort;
-use crate::driver::Driver;
+use crate::driver::{Driver, per_driver};
 use crate::kernels::Bench;
 use crate::report::{Better, Table};
 
@@ -29,15 +29,7 @@ const SOURCE: &str = "kernel void empty(void) {}\n\
 
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let n = effort.latency_iterations;
-    let per = |f: &dyn Fn(&Driver) -> Result<f64, String>| -> Vec<Option<f64>> {
-        drivers
-            .iter()
-            .map(|d| {
-                f(d).map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
-                    .ok()
-            })
-            .collect()
-    };
+    let per = |f: &dyn Fn(&Driver) -> Result<f64, String>| per_driver(drivers, f);
     let empty = per(&|d| {
         let bench = Bench::build(d, SOURCE)?;
         let k = bench.kernel("empty")?;

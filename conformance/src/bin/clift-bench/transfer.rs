@@ -4,22 +4,14 @@
 use std::time::Instant;
 
 use crate::Effort;
-use crate::driver::Driver;
+use crate::driver::{Driver, per_driver};
 use crate::report::{Better, Table};
 
 const SECTION: &str = "Runtime: command path and transfers";
 
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let n = effort.latency_iterations;
-    let per_driver = |f: &dyn Fn(&Driver) -> Result<f64, String>| -> Vec<Option<f64>> {
-        drivers
-            .iter()
-            .map(|d| {
-                f(d).map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
-                    .ok()
-            })
-            .collect()
-    };
+    let per_driver = |f: &dyn Fn(&Driver) -> Result<f64, String>| per_driver(drivers, f);
 
     let latency = per_driver(&|d| {
         latency_us(d, n, |d, mem, word| {

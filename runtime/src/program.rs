@@ -482,6 +482,19 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
         }
     };
     let started = std::time::Instant::now();
+    let cache = crate::build_cache::global();
+    if let Some((log, executable)) = cache.and_then(|c| c.get(text, options)) {
+        clift_log!(
+            Build,
+            Info,
+            "built from the build cache: options '{}', {} bytes of source, kernels [{}], {:.3} ms",
+            String::from_utf8_lossy(options),
+            text.len(),
+            executable.kernel_names(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        return (CL_BUILD_SUCCESS, log, Some(executable));
+    }
     let options_log = parsed.log();
     let outcome = if parsed.fail_build() {
         (CL_BUILD_ERROR, options_log, None)
@@ -502,6 +515,9 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
             Err(log) => (CL_BUILD_ERROR, options_log + &log, None),
         }
     };
+    if let (Some(cache), Some(executable)) = (cache, &outcome.2) {
+        cache.insert(text, options, &outcome.1, executable.clone());
+    }
     if outcome.0 != CL_BUILD_SUCCESS {
         clift_log!(
             Build,

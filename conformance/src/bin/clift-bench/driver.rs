@@ -53,7 +53,7 @@ pub fn pocl_library() -> Result<PathBuf, String> {
     std::fs::copy(&icd, vendors.join("pocl.icd")).map_err(|e| e.to_string())?;
     // SAFETY: set once, before the loader is loaded, while no other thread of this program
     // reads the environment. PoCL's kernel cache is turned off so that its build times are
-    // builds, not cache lookups (clift has no cache).
+    // builds, not cache lookups (clift's is turned off in `main`).
     // With CLIFT_MAX_COMPUTE_UNITS, PoCL gets the same number of threads, so that a scaling
     // run compares equals.
     unsafe {

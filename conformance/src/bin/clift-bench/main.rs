@@ -38,6 +38,10 @@ pub struct Effort {
 }
 
 fn main() {
+    // SAFETY: set before any thread is started and before either driver is loaded. clift's
+    // build cache is turned off so that its build times are builds, as PoCL's are (its
+    // kernel cache is turned off too, in `driver::pocl_library`).
+    unsafe { std::env::set_var("CLIFT_BUILD_CACHE", "0") };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let path_after = |flag: &str| {

@@ -58,7 +58,7 @@ const SUITES: &[(&str, &[&str])] = &[
     ("test_geometrics", &[]),
     ("test_relationals", &[]),
     ("test_select", &["-w"]),
-    ("test_integer_ops", &[]),
+    ("test_integer_ops", &["-w"]),
     ("test_conversions", &["-w"]),
     ("test_bruteforce", &["-w"]),
     ("test_contractions", &[]),

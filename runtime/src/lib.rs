@@ -4,6 +4,7 @@
 //! [`ClResult`]. The `icd` crate validates handles and arguments, calls in here and turns the
 //! results into C return values.
 
+pub mod command;
 pub mod config;
 pub mod context;
 pub mod device;

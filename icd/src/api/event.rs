@@ -6,7 +6,7 @@ use std::sync::Arc;
 use clift_runtime::command::sync::SyncPoint;
 use clift_runtime::command::{self, Command};
 use clift_runtime::context::Context;
-use clift_runtime::event::{Event, EventCallback};
+use clift_runtime::event::Event;
 use clift_runtime::object::ClObject;
 use clift_runtime::queue::Queue;
 use clift_runtime::{ClResult, fail};
@@ -229,6 +229,7 @@ pub unsafe extern "C" fn clSetEventCallback(
     user_data: *mut c_void,
 ) -> cl_int {
     call("clSetEventCallback", || {
+        let handle = event;
         let event = handle::shared::<Event>(event)?;
         // "CL_INVALID_VALUE if pfn_event_notify is NULL or if command_exec_callback_type is
         // not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE."
@@ -238,10 +239,8 @@ pub unsafe extern "C" fn clSetEventCallback(
         if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
             return fail(CL_INVALID_VALUE);
         }
-        event.add_callback(
-            command_exec_callback_type,
-            EventCallback { func, user_data },
-        );
+        let callback = crate::callback::event_callback(func, handle, user_data);
+        event.add_callback(command_exec_callback_type, callback);
         Ok(())
     })
 }

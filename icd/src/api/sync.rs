@@ -2,7 +2,7 @@
 
 use std::ffi::c_void;
 
-use clift_runtime::command::native::{NativeArgs, NativeFn, NativeKernel};
+use clift_runtime::command::native::{NativeArgs, NativeKernel};
 use clift_runtime::command::sync::SyncPoint;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
@@ -107,17 +107,6 @@ pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl
     })
 }
 
-/// `clEnqueueNativeKernel`'s function, made a Rust closure for the runtime.
-struct UserFunc(unsafe extern "C" fn(*mut c_void));
-
-impl UserFunc {
-    fn call(self, args: *mut c_void) {
-        // SAFETY: the application's function, called with its argument block as the spec
-        // describes, memory objects replaced by pointers to their storage.
-        unsafe { (self.0)(args) }
-    }
-}
-
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn clEnqueueNativeKernel(
     command_queue: cl_command_queue,
@@ -134,10 +123,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
     call("clEnqueueNativeKernel", || {
         let queue = shared_queue(command_queue)?;
         let count = num_mem_objects as usize;
-        let func = user_func.map(|f| {
-            let f = UserFunc(f);
-            Box::new(move |block| f.call(block)) as NativeFn
-        });
+        let func = user_func.map(crate::callback::native_kernel);
         // SAFETY: a non-NULL `args` holds `cb_args` bytes, a non-NULL `args_mem_loc`
         // `num_mem_objects` locations (the application's contract).
         let block = (!args.is_null())

@@ -476,5 +476,9 @@ fn local_total(base: usize, sizes: impl IntoIterator<Item = usize>, align: usize
     })
 }
 
+mod arg;
+
+pub use arg::ArgHandles;
+
 #[cfg(test)]
 mod tests;

@@ -511,3 +511,42 @@ fn ndranges_whose_sizes_overflow_get_the_spec_codes() {
     assert_eq!(launch(1, None, &[1], None), CL_SUCCESS);
     assert_eq!(fx.read::<i32>(&out, 1), vec![1]);
 }
+
+extern "C" fn never_called(_: *mut std::ffi::c_void) {
+    panic!("a refused native kernel ran");
+}
+
+#[test]
+fn native_kernel_locations_outside_the_block_are_invalid_values() {
+    let fx = Fixture::new();
+    let buf = fx.filled(0u8, 16);
+    let mut block = [0usize; 2];
+    let args: *mut std::ffi::c_void = block.as_mut_ptr().cast();
+    let mem_list = [buf.0];
+    // Locations whose offset from `args` plus a pointer's size wraps or leaves the block:
+    // one byte before it (the offset wraps to SIZE_MAX), at SIZE_MAX, and half inside.
+    for location in [
+        (args as usize).wrapping_sub(1),
+        MAX,
+        args as usize + 2 * size_of::<usize>() - 4,
+    ] {
+        let mut locs = [location as *const std::ffi::c_void];
+        // SAFETY: the block and both lists are valid for the call, which refuses them
+        // before `never_called` could run.
+        let status = unsafe {
+            api().enqueue_native_kernel(
+                fx.queue,
+                Some(never_called),
+                args,
+                size_of_val(&block),
+                1,
+                mem_list.as_ptr(),
+                locs.as_mut_ptr(),
+                Waits::NONE,
+                None,
+            )
+        };
+        assert_eq!(status, CL_INVALID_VALUE, "location {location:#x}");
+    }
+    assert_eq!(api().finish(fx.queue), CL_SUCCESS);
+}

@@ -40,14 +40,7 @@ pub(crate) unsafe fn wait_list(
         .iter()
         .map(|&e| handle::shared::<Event>(e).or(fail(CL_INVALID_EVENT_WAIT_LIST)))
         .collect::<ClResult<Vec<_>>>()?;
-    // "CL_INVALID_CONTEXT if context associated with command_queue and events in
-    // event_wait_list are not the same."
-    if events
-        .iter()
-        .any(|e| !Arc::ptr_eq(e.context(), queue.context()))
-    {
-        return fail(CL_INVALID_CONTEXT);
-    }
+    command::check_wait_list(queue, &events)?;
     Ok(events)
 }
 

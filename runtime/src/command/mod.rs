@@ -71,6 +71,18 @@ pub fn enqueue<C: Command>(
     Ok(event)
 }
 
+/// "CL_INVALID_CONTEXT if context associated with command_queue and events in
+/// event_wait_list are not the same" (the events resolved from their handles by the caller).
+pub fn check_wait_list(queue: &Queue, waits: &[Arc<Event>]) -> ClResult<()> {
+    if waits
+        .iter()
+        .any(|e| !Arc::ptr_eq(e.context(), queue.context()))
+    {
+        return fail(CL_INVALID_CONTEXT);
+    }
+    Ok(())
+}
+
 /// An address in the application's memory that a command reads or writes when it runs.
 /// The application keeps the memory valid until the command completes, as the spec
 /// requires; the constructors that take one are `unsafe` for that reason.

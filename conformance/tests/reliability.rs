@@ -148,3 +148,405 @@ fn a_private_array_within_the_limit_runs_on_every_worker() {
         vec![(expected & 0x7fff_ffff) as i32; items]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Sizes near SIZE_MAX in the commands: every sum and product of application sizes is
+// checked, so each gets the spec's code (never a wrapped small offset, a crash or a hang).
+
+const MAX: usize = usize::MAX;
+
+#[test]
+fn linear_transfers_whose_offset_plus_size_wraps_are_invalid_values() {
+    let fx = Fixture::new();
+    let buf = fx.filled(0u8, 64);
+    let other = fx.filled(0u8, 64);
+    let mut host = [0u8; 16];
+    let out: *mut std::ffi::c_void = host.as_mut_ptr().cast();
+    let read = |offset, size| {
+        // SAFETY: the call is refused before `host` would be written.
+        unsafe {
+            api().enqueue_read_buffer_raw(
+                fx.queue,
+                buf.0,
+                true,
+                offset,
+                size,
+                out,
+                Waits::NONE,
+                None,
+            )
+        }
+    };
+    // offset + size wraps past SIZE_MAX to a small number.
+    assert_eq!(read(MAX - 3, 8), CL_INVALID_VALUE);
+    assert_eq!(read(8, MAX - 3), CL_INVALID_VALUE);
+    // SAFETY: refused before `host` would be read.
+    let write = unsafe {
+        api().enqueue_write_buffer_raw(
+            fx.queue,
+            buf.0,
+            true,
+            MAX,
+            2,
+            host.as_ptr().cast(),
+            Waits::NONE,
+            None,
+        )
+    };
+    assert_eq!(write, CL_INVALID_VALUE);
+    let copy = |src_offset, dst_offset, size| {
+        api().enqueue_copy_buffer(
+            fx.queue,
+            buf.0,
+            other.0,
+            src_offset,
+            dst_offset,
+            size,
+            Waits::NONE,
+            None,
+        )
+    };
+    assert_eq!(copy(MAX, 0, 2), CL_INVALID_VALUE);
+    assert_eq!(copy(0, MAX - 1, 4), CL_INVALID_VALUE);
+    // A fill whose offset and size are multiples of the pattern, summing past SIZE_MAX.
+    let fill = api().enqueue_fill_buffer(
+        fx.queue,
+        buf.0,
+        Some(&[1, 2, 3, 4]),
+        4,
+        MAX - 3,
+        8,
+        Waits::NONE,
+        None,
+    );
+    assert_eq!(fill, CL_INVALID_VALUE);
+    let (mapped, status) = api().enqueue_map_buffer(
+        fx.queue,
+        buf.0,
+        true,
+        CL_MAP_READ,
+        MAX - 7,
+        16,
+        Waits::NONE,
+        None,
+    );
+    assert_eq!((mapped.is_null(), status), (true, CL_INVALID_VALUE));
+    // The buffer is untouched and the queue still works.
+    assert_eq!(fx.read::<u8>(&buf, 64), vec![0; 64]);
+    assert_eq!(api().finish(fx.queue), CL_SUCCESS);
+}
+
+#[test]
+fn a_sub_buffer_whose_origin_plus_size_wraps_is_an_invalid_value() {
+    let fx = Fixture::new();
+    let buf = fx.filled(0u8, 256);
+    // An origin aligned to every CL_DEVICE_MEM_BASE_ADDR_ALIGN, so only the sum is wrong.
+    let region = cl_buffer_region {
+        origin: MAX - 127,
+        size: 256,
+    };
+    let (sub, status) =
+        api().create_sub_buffer_raw(buf.0, 0, CL_BUFFER_CREATE_TYPE_REGION, Some(&region));
+    assert_eq!((sub.is_null(), status), (true, CL_INVALID_VALUE));
+}
+
+#[test]
+fn rectangles_whose_pitches_or_origins_overflow_are_invalid_values() {
+    let fx = Fixture::new();
+    let buf = fx.filled(0u8, 256);
+    let mut host = [0u8; 256];
+    let out: *mut std::ffi::c_void = host.as_mut_ptr().cast();
+    let read_rect = |origin: [usize; 3], host_origin: [usize; 3], region: [usize; 3], b, h| {
+        // SAFETY: every call here is refused before `host` would be written.
+        unsafe {
+            api().enqueue_read_buffer_rect_raw(
+                fx.queue,
+                buf.0,
+                true,
+                Some(&origin),
+                Some(&host_origin),
+                Some(&region),
+                b,
+                h,
+                out,
+                Waits::NONE,
+                None,
+            )
+        }
+    };
+    let zero = [0; 3];
+    // region[1] * buffer_row_pitch.
+    assert_eq!(
+        read_rect(zero, zero, [1, 2, 1], [MAX, 0], [0, 0]),
+        CL_INVALID_VALUE
+    );
+    // buffer_origin[2] * buffer_slice_pitch.
+    let slice = (MAX / 2 + 1) & !15;
+    assert_eq!(
+        read_rect([0, 0, 2], zero, [1, 1, 1], [16, slice], [0, 0]),
+        CL_INVALID_VALUE
+    );
+    // The sum of the origin's terms.
+    assert_eq!(
+        read_rect([MAX, 1, 0], zero, [1, 1, 1], [1, 0], [0, 0]),
+        CL_INVALID_VALUE
+    );
+    // The host side: region[1] * host_row_pitch, and an end past the address space.
+    assert_eq!(
+        read_rect(zero, zero, [1, 2, 1], [0, 0], [MAX, 0]),
+        CL_INVALID_VALUE
+    );
+    assert_eq!(
+        read_rect(zero, zero, [1, 1, 3], [0, 0], [1, slice]),
+        CL_INVALID_VALUE
+    );
+    assert_eq!(
+        read_rect(zero, [MAX - 1, 0, 0], [2, 1, 1], [0, 0], [0, 0]),
+        CL_INVALID_VALUE
+    );
+    // SAFETY: refused before `host` would be read.
+    let write = unsafe {
+        api().enqueue_write_buffer_rect_raw(
+            fx.queue,
+            buf.0,
+            true,
+            Some(&[0, 0, MAX]),
+            Some(&zero),
+            Some(&[1, 1, 1]),
+            [0, 0],
+            [0, 0],
+            host.as_ptr().cast(),
+            Waits::NONE,
+            None,
+        )
+    };
+    assert_eq!(write, CL_INVALID_VALUE);
+    let copy = api().enqueue_copy_buffer_rect(
+        fx.queue,
+        buf.0,
+        buf.0,
+        Some(&[MAX, 0, 0]),
+        Some(&[0, 0, 0]),
+        Some(&[2, 1, 1]),
+        [0, 0],
+        [0, 0],
+        Waits::NONE,
+        None,
+    );
+    assert_eq!(copy, CL_INVALID_VALUE);
+    assert_eq!(fx.read::<u8>(&buf, 256), vec![0; 256]);
+}
+
+fn rgba8() -> cl_image_format {
+    cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_UNORM_INT8,
+    }
+}
+
+fn image_desc(
+    image_type: cl_mem_object_type,
+    size: [usize; 3],
+    pitches: [usize; 2],
+) -> cl_image_desc {
+    cl_image_desc {
+        image_type,
+        image_width: size[0],
+        image_height: size[1],
+        image_depth: size[2],
+        image_array_size: 0,
+        image_row_pitch: pitches[0],
+        image_slice_pitch: pitches[1],
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: std::ptr::null_mut(),
+    }
+}
+
+/// `clCreateImage`: the image (NULL on error) and the code.
+fn create_image(
+    fx: &Fixture,
+    flags: cl_mem_flags,
+    desc: &cl_image_desc,
+    host: *mut std::ffi::c_void,
+) -> (cl_mem, cl_int) {
+    let create = {
+        let api = api();
+        entry!(api.clCreateImage)
+    };
+    let mut status = 0;
+    // SAFETY: a valid format and descriptor; `host` is only used on success, which the
+    // callers here expect only for images that fit it.
+    let mem = unsafe { create(fx.context, flags, &rgba8(), desc, host, &mut status) };
+    (mem, status)
+}
+
+#[test]
+fn images_whose_pitches_overflow_are_too_large() {
+    let fx = Fixture::new();
+    let mut host = [0u8; 64];
+    let host_ptr = host.as_mut_ptr().cast();
+    // image_row_pitch * image_height does not fit a size_t.
+    let rows = image_desc(CL_MEM_OBJECT_IMAGE2D, [4, 3, 0], [(MAX / 2) & !3, 0]);
+    // (image_depth - 1) * image_slice_pitch does not fit.
+    let slices = image_desc(CL_MEM_OBJECT_IMAGE3D, [4, 3, 3], [16, (MAX / 2) & !15]);
+    for desc in [rows, slices] {
+        for flags in [CL_MEM_USE_HOST_PTR, CL_MEM_COPY_HOST_PTR] {
+            let (mem, status) = create_image(&fx, flags, &desc, host_ptr);
+            assert_eq!((mem.is_null(), status), (true, CL_INVALID_IMAGE_SIZE));
+        }
+    }
+}
+
+#[test]
+fn image_commands_with_sizes_near_size_max_are_invalid_values() {
+    let fx = Fixture::new();
+    let desc = image_desc(CL_MEM_OBJECT_IMAGE3D, [4, 4, 4], [0, 0]);
+    let (image, status) = create_image(&fx, 0, &desc, std::ptr::null_mut());
+    assert_eq!(status, CL_SUCCESS);
+    let image = Mem(image);
+    let buf = fx.filled(0u8, 256);
+    let api = api();
+    let read = entry!(api.clEnqueueReadImage);
+    let mut host = [0u8; 1024];
+    let out: *mut std::ffi::c_void = host.as_mut_ptr().cast();
+    let read_image = |origin: [usize; 3], region: [usize; 3], row, slice| {
+        // SAFETY: each call here is refused before `host` would be written.
+        unsafe {
+            read(
+                fx.queue,
+                image.0,
+                CL_TRUE,
+                origin.as_ptr(),
+                region.as_ptr(),
+                row,
+                slice,
+                out,
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        }
+    };
+    // origin + region wraps.
+    assert_eq!(read_image([MAX, 0, 0], [2, 1, 1], 0, 0), CL_INVALID_VALUE);
+    // region[1] * row_pitch does not fit.
+    assert_eq!(read_image([0; 3], [4, 4, 1], MAX / 2, 0), CL_INVALID_VALUE);
+    // The pitches fit; the host rectangle's end does not.
+    assert_eq!(read_image([0; 3], [4, 1, 4], 16, MAX / 2), CL_INVALID_VALUE);
+    // The same image read with sane pitches still works.
+    assert_eq!(read_image([0; 3], [4, 4, 4], 0, 0), CL_SUCCESS);
+    let to_buffer = entry!(api.clEnqueueCopyImageToBuffer);
+    let copy_to = |offset| {
+        // SAFETY: valid handles, three-element arrays, no wait list.
+        unsafe {
+            to_buffer(
+                fx.queue,
+                image.0,
+                buf.0,
+                [0usize; 3].as_ptr(),
+                [4usize, 4, 1].as_ptr(),
+                offset,
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        }
+    };
+    // dst_offset + the region's 64 bytes wraps.
+    assert_eq!(copy_to(MAX - 3), CL_INVALID_VALUE);
+    assert_eq!(copy_to(0), CL_SUCCESS);
+    assert_eq!(api.finish(fx.queue), CL_SUCCESS);
+}
+
+#[test]
+fn ndranges_whose_sizes_overflow_get_the_spec_codes() {
+    let fx = Fixture::new();
+    let out = fx.filled(0i32, 1);
+    let kernel = fx.kernel(
+        "__kernel void k(__global int *out) { if (get_global_id(0) == 0) out[0] = 1; }",
+        c"k",
+        c"",
+    );
+    kernel.mem(0, &out);
+    let launch =
+        |dims: u32, offset: Option<&[usize]>, global: &[usize], local: Option<&[usize]>| {
+            api().enqueue_nd_range_kernel(
+                fx.queue,
+                kernel.kernel,
+                dims,
+                offset,
+                Some(global),
+                local,
+                Waits::NONE,
+                None,
+            )
+        };
+    // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
+    // corresponding values in global_work_offset for any dimensions is greater than the
+    // maximum value representable by size_t".
+    assert_eq!(
+        launch(1, Some(&[MAX - 7]), &[16], None),
+        CL_INVALID_GLOBAL_OFFSET
+    );
+    assert_eq!(
+        launch(2, Some(&[0, MAX]), &[1, 2], None),
+        CL_INVALID_GLOBAL_OFFSET
+    );
+    // The number of work-items, global[0] * global[1] * global[2], does not fit a size_t:
+    // with the local size left to the driver and with one given.
+    let huge = [1usize << 32, 1 << 32];
+    assert_eq!(launch(2, None, &huge, None), CL_INVALID_GLOBAL_WORK_SIZE);
+    assert_eq!(
+        launch(2, None, &huge, Some(&[1, 1])),
+        CL_INVALID_GLOBAL_WORK_SIZE
+    );
+    // Each local size within CL_DEVICE_MAX_WORK_ITEM_SIZES, their product beyond the
+    // work-group limit.
+    assert_eq!(
+        launch(3, None, &[4096, 4096, 4096], Some(&[4096, 4096, 4096])),
+        CL_INVALID_WORK_GROUP_SIZE
+    );
+    // The kernel still runs.
+    assert_eq!(launch(1, None, &[1], None), CL_SUCCESS);
+    assert_eq!(fx.read::<i32>(&out, 1), vec![1]);
+}
+
+extern "C" fn never_called(_: *mut std::ffi::c_void) {
+    panic!("a refused native kernel ran");
+}
+
+#[test]
+fn native_kernel_locations_outside_the_block_are_invalid_values() {
+    let fx = Fixture::new();
+    let buf = fx.filled(0u8, 16);
+    let mut block = [0usize; 2];
+    let args: *mut std::ffi::c_void = block.as_mut_ptr().cast();
+    let mem_list = [buf.0];
+    // Locations whose offset from `args` plus a pointer's size wraps or leaves the block:
+    // one byte before it (the offset wraps to SIZE_MAX), at SIZE_MAX, and half inside.
+    for location in [
+        (args as usize).wrapping_sub(1),
+        MAX,
+        args as usize + 2 * size_of::<usize>() - 4,
+    ] {
+        let mut locs = [location as *const std::ffi::c_void];
+        // SAFETY: the block and both lists are valid for the call, which refuses them
+        // before `never_called` could run.
+        let status = unsafe {
+            api().enqueue_native_kernel(
+                fx.queue,
+                Some(never_called),
+                args,
+                size_of_val(&block),
+                1,
+                mem_list.as_ptr(),
+                locs.as_mut_ptr(),
+                Waits::NONE,
+                None,
+            )
+        };
+        assert_eq!(status, CL_INVALID_VALUE, "location {location:#x}");
+    }
+    assert_eq!(api().finish(fx.queue), CL_SUCCESS);
+}

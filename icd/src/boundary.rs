@@ -136,12 +136,9 @@ mod tests {
 
     #[test]
     fn a_panic_reaches_the_context_callback() {
-        use clift_runtime::context::{Context, NotifyCallback};
+        use clift_runtime::context::Context;
         let devices = clift_runtime::platform::Platform::get().devices().to_vec();
-        let notify = NotifyCallback {
-            func: record,
-            user_data: std::ptr::null_mut(),
-        };
+        let notify = crate::callback::context_notify(record, std::ptr::null_mut());
         let context = Context::new(devices, Default::default(), Some(notify));
         let code = call("clTestEntry", || {
             note_context(&context);

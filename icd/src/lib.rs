@@ -4,7 +4,8 @@
 //! calls through the dispatch table at the start of every object. The entry points are also
 //! exported under their own names, so a program can load the library directly.
 //!
-//! This crate is the C boundary only: it validates handles and arguments, calls
+//! This crate is the C boundary only: it validates handles, reads the application's
+//! arguments into Rust values, wraps its callbacks into closures ([`callback`]), calls
 //! `clift_runtime`, and turns `ClResult`s into `cl_int`s. Nothing here panics across the
 //! boundary ([`boundary`]).
 
@@ -16,6 +17,7 @@
 
 pub mod api;
 mod boundary;
+mod callback;
 pub mod dispatch;
 mod exit_report;
 mod handle;

@@ -1,6 +1,5 @@
 //! Contexts: a set of devices and the callback errors are reported to.
 
-use std::ffi::{CString, c_char, c_void};
 use std::sync::Arc;
 
 use khronos_headers::cl_context_properties;
@@ -8,19 +7,10 @@ use khronos_headers::cl_context_properties;
 use crate::device::Device;
 use crate::object::{ClObject, Header, ObjectKind};
 
-/// The `pfn_notify` of `clCreateContext` with its `user_data`.
-#[derive(Clone, Copy, Debug)]
-pub struct NotifyCallback {
-    pub func: unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void),
-    pub user_data: *mut c_void,
-}
-
-// SAFETY: the spec requires the application's callback to be thread-safe ("it is the
-// application's responsibility to ensure that the callback function is thread-safe"), and
-// `user_data` is only passed back to it.
-unsafe impl Send for NotifyCallback {}
-// SAFETY: as above.
-unsafe impl Sync for NotifyCallback {}
+/// The `pfn_notify` of `clCreateContext`, wrapped by the C layer: called with the error
+/// message ("it is the application's responsibility to ensure that the callback function
+/// is thread-safe").
+pub type NotifyCallback = Box<dyn Fn(&str) + Send + Sync>;
 
 /// What `clCreateContext`'s property list said, once validated.
 #[derive(Clone, Debug, Default)]
@@ -80,12 +70,8 @@ impl Context {
 
     /// Reports an error to the application's callback, if it gave one.
     pub fn notify(&self, message: &str) {
-        let Some(cb) = self.notify else { return };
-        // An interior NUL cannot be passed through a C string; cut the message there.
-        let text = message.split('\0').next().unwrap_or_default();
-        let text = CString::new(text).unwrap_or_default();
-        // SAFETY: `func` is the application's callback; the spec defines its arguments as an
-        // error string, optional private data (none here) and the user's data pointer.
-        unsafe { (cb.func)(text.as_ptr(), std::ptr::null(), 0, cb.user_data) };
+        if let Some(notify) = &self.notify {
+            notify(message);
+        }
     }
 }

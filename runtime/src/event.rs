@@ -16,18 +16,9 @@ use parking_lot::{Condvar, Mutex};
 use crate::context::Context;
 use crate::object::{ClObject, Header, ObjectKind};
 
-/// `clSetEventCallback`'s function and data.
-#[derive(Clone, Copy, Debug)]
-pub struct EventCallback {
-    pub func: unsafe extern "C" fn(cl_event, cl_int, *mut c_void),
-    pub user_data: *mut c_void,
-}
-
-// SAFETY: the spec makes the application's callback responsible for being callable from any
-// thread; `user_data` is only handed back to it.
-unsafe impl Send for EventCallback {}
-// SAFETY: as above.
-unsafe impl Sync for EventCallback {}
+/// A `clSetEventCallback` callback, wrapped by the C layer (which knows the event's handle
+/// and the application's data): called with the status the spec says it receives.
+pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
 
 /// Work to do once an event has finished (successfully or not), inside the runtime.
 pub type Continuation = Box<dyn FnOnce(cl_int) + Send>;
@@ -210,10 +201,8 @@ impl Event {
         if status <= CL_COMPLETE {
             self.changed.notify_all();
         }
-        let handle = crate::object::handle_of(&**self);
-        for (wanted, cb) in callbacks {
-            // SAFETY: the application's callback with the arguments the spec defines.
-            unsafe { (cb.func)(handle, reported_status(wanted, status), cb.user_data) };
+        for (wanted, callback) in callbacks {
+            callback(reported_status(wanted, status));
         }
         for continuation in continuations {
             continuation(status);
@@ -231,9 +220,7 @@ impl Event {
             }
             state.status
         };
-        let handle = crate::object::handle_of(&**self);
-        // SAFETY: the application's callback with the arguments the spec defines.
-        unsafe { (callback.func)(handle, reported_status(wanted, status), callback.user_data) };
+        callback(reported_status(wanted, status));
     }
 
     /// Runs `then` once the event has finished (at once, on this thread, if it has).

@@ -136,10 +136,14 @@ impl ImageGeometry {
         // image_slice_pitch can be either 0 or >= image_row_pitch * image_height for a 2D
         // image array or 3D image and can be either 0 or >= image_row_pitch for a 1D image
         // array ... it must be a multiple of the image_row_pitch."
+        // A pitch from the application is combined with checked arithmetic: an image whose
+        // bytes do not fit a `size_t` exceeds every maximum, as a large one that fits does
+        // (`CL_INVALID_IMAGE_SIZE` when its size is compared with the allocation limit).
+        let too_large = crate::ClError(CL_INVALID_IMAGE_SIZE);
         let min_slice = if kind == ImageKind::Image1dArray {
             host_row
         } else {
-            host_row * height
+            host_row.checked_mul(height).ok_or(too_large)?
         };
         let slice = desc.image_slice_pitch;
         if slice != 0
@@ -158,7 +162,7 @@ impl ImageGeometry {
         } else {
             (packed_row, packed_row * height)
         };
-        Ok(ImageGeometry {
+        let geometry = ImageGeometry {
             image_type,
             width,
             height,
@@ -167,7 +171,18 @@ impl ImageGeometry {
             element_size,
             row_pitch,
             slice_pitch: if has_slices { slice_pitch } else { 0 },
-        })
+        };
+        geometry.checked_size().ok_or(too_large)?;
+        Ok(geometry)
+    }
+
+    /// [`ImageGeometry::size`], or `None` where it does not fit a `usize`.
+    fn checked_size(&self) -> Option<usize> {
+        let [w, h, d] = self.extent();
+        (d - 1)
+            .checked_mul(self.slice_pitch)?
+            .checked_add((h - 1).checked_mul(self.row_pitch)?)?
+            .checked_add(w.checked_mul(self.element_size)?)
     }
 
     pub fn kind(&self) -> ImageKind {
@@ -183,10 +198,9 @@ impl ImageGeometry {
         }
     }
 
-    /// The storage's size in bytes.
+    /// The storage's size in bytes (checked to fit when the geometry was made).
     pub fn size(&self) -> usize {
-        let [w, h, d] = self.extent();
-        (d - 1) * self.slice_pitch + (h - 1) * self.row_pitch + w * self.element_size
+        self.checked_size().unwrap_or(usize::MAX)
     }
 
     /// The byte strides of the API's second and third coordinates: a 1D array's layers are
@@ -324,6 +338,24 @@ mod tests {
             err(&desc(CL_MEM_OBJECT_BUFFER, 1, 1, 1, 0), false),
             CL_INVALID_IMAGE_DESCRIPTOR
         );
+    }
+
+    #[test]
+    fn pitches_whose_image_does_not_fit_a_size_t_are_too_large() {
+        let err = |d: &cl_image_desc| ImageGeometry::new(d, 4, true, true).unwrap_err().code();
+        // image_row_pitch * image_height does not fit.
+        let mut d = desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, 4, 3, 0, 2);
+        d.image_row_pitch = (usize::MAX / 2) & !3;
+        assert_eq!(err(&d), CL_INVALID_IMAGE_SIZE);
+        // The pitches fit; (depth - 1) * slice_pitch + ... does not.
+        let mut v = desc(CL_MEM_OBJECT_IMAGE3D, 4, 3, 3, 0);
+        v.image_slice_pitch = (usize::MAX / 2) & !15;
+        v.image_row_pitch = 16;
+        assert_eq!(err(&v), CL_INVALID_IMAGE_SIZE);
+        // (height - 1) * row_pitch of a 2D image.
+        let mut r = desc(CL_MEM_OBJECT_IMAGE2D, 4, 3, 0, 0);
+        r.image_row_pitch = (usize::MAX / 2) & !3;
+        assert_eq!(err(&r), CL_INVALID_IMAGE_SIZE);
     }
 
     #[test]

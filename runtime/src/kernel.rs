@@ -184,6 +184,15 @@ impl Kernel {
         if global.contains(&0) {
             return fail(CL_INVALID_GLOBAL_WORK_SIZE);
         }
+        // "... or if any of the values ... exceed the maximum value representable by size_t":
+        // the number of work-items too (get_global_linear_id must fit).
+        if global
+            .iter()
+            .try_fold(1usize, |n, &g| n.checked_mul(g))
+            .is_none()
+        {
+            return fail(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
         let offset = pad(offset.unwrap_or([0; 3]), 0);
         // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
         // corresponding values in global_work_offset for any dimensions is greater than the
@@ -466,6 +475,10 @@ fn local_total(base: usize, sizes: impl IntoIterator<Item = usize>, align: usize
         total.checked_add(size.checked_next_multiple_of(align)?)
     })
 }
+
+mod arg;
+
+pub use arg::ArgHandles;
 
 #[cfg(test)]
 mod tests;

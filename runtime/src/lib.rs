@@ -1,10 +1,14 @@
 //! clift's runtime: the OpenCL object model and execution engine.
 //!
 //! It knows nothing of the C boundary: objects are Rust values in `Arc`s, operations return
-//! [`ClResult`]. The `icd` crate validates handles and arguments, calls in here and turns the
-//! results into C return values.
+//! [`ClResult`], every `clEnqueue*` operation is a type in [`command`] that checks its
+//! arguments and does its work, and the application's callbacks (event, destructor and
+//! context notifications, native kernels) arrive as Rust closures: the runtime calls no C
+//! function pointer. The `icd` crate validates handles, reads the C arguments into Rust
+//! values, wraps the callbacks, calls in here and turns the results into C return values.
 
 pub mod build_cache;
+pub mod command;
 pub mod config;
 pub mod context;
 pub mod device;

@@ -95,18 +95,9 @@ pub enum ImageStorage {
     Buffer(Arc<Mem>),
 }
 
-/// `clSetMemObjectDestructorCallback`'s function and data.
-#[derive(Clone, Copy, Debug)]
-pub struct DestructorCallback {
-    pub func: unsafe extern "C" fn(cl_mem, *mut c_void),
-    pub user_data: *mut c_void,
-}
-
-// SAFETY: the application's callback must be thread-safe per the spec; `user_data` is only
-// handed back to it.
-unsafe impl Send for DestructorCallback {}
-// SAFETY: as above.
-unsafe impl Sync for DestructorCallback {}
+/// A `clSetMemObjectDestructorCallback` callback, wrapped by the C layer (which knows the
+/// object's handle and the application's data).
+pub type DestructorCallback = Box<dyn FnOnce() + Send>;
 
 /// A live mapping: the pointer handed out and how many maps returned it.
 struct Mapping {
@@ -344,10 +335,8 @@ impl Drop for Mem {
         // they were registered ... after the memory object's resources are released."
         // SAFETY: the storage reference is dropped once, here, and never used again.
         unsafe { ManuallyDrop::drop(&mut self.storage) };
-        let handle = crate::object::handle_of(self);
-        for cb in self.destructors.get_mut().drain(..).rev() {
-            // SAFETY: the application's callback with the arguments the spec defines.
-            unsafe { (cb.func)(handle, cb.user_data) };
+        for callback in self.destructors.get_mut().drain(..).rev() {
+            callback();
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Context entry points.
 
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 use std::sync::Arc;
 
 use clift_runtime::context::{Context, ContextProperties, NotifyCallback};
@@ -16,8 +16,7 @@ use crate::handle;
 use crate::info::{InfoValue, answer};
 
 /// The C type of `pfn_notify`.
-pub(crate) type ContextNotify =
-    Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
+pub(crate) type ContextNotify = Option<crate::callback::ContextNotifyFn>;
 
 /// Reads and checks a zero-terminated context property list.
 ///
@@ -79,7 +78,7 @@ fn notify_callback(
     match pfn_notify {
         None if !user_data.is_null() => fail(CL_INVALID_VALUE),
         None => Ok(None),
-        Some(func) => Ok(Some(NotifyCallback { func, user_data })),
+        Some(func) => Ok(Some(crate::callback::context_notify(func, user_data))),
     }
 }
 

@@ -3,10 +3,12 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use clift_runtime::command::sync::SyncPoint;
+use clift_runtime::command::{self, Command};
 use clift_runtime::context::Context;
-use clift_runtime::event::{Event, EventCallback};
+use clift_runtime::event::Event;
 use clift_runtime::object::ClObject;
-use clift_runtime::queue::{Queue, QueueOrder, Work};
+use clift_runtime::queue::Queue;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
@@ -38,43 +40,30 @@ pub(crate) unsafe fn wait_list(
         .iter()
         .map(|&e| handle::shared::<Event>(e).or(fail(CL_INVALID_EVENT_WAIT_LIST)))
         .collect::<ClResult<Vec<_>>>()?;
-    // "CL_INVALID_CONTEXT if context associated with command_queue and events in
-    // event_wait_list are not the same."
-    if events
-        .iter()
-        .any(|e| !Arc::ptr_eq(e.context(), queue.context()))
-    {
-        return fail(CL_INVALID_CONTEXT);
-    }
+    command::check_wait_list(queue, &events)?;
     Ok(events)
 }
 
-/// The last step of every enqueue: queue the command, wait for it if the call is blocking,
-/// and hand its event to the application if it asked for one.
-pub(crate) fn submit(
+/// The last step of every enqueue: queue the command (waiting for it if the call is
+/// blocking), and hand its event to the application if it asked for one.
+pub(crate) fn enqueue<C: Command>(
     queue: &Arc<Queue>,
-    command_type: cl_command_type,
+    command: C,
     waits: Vec<Arc<Event>>,
-    order: QueueOrder,
     blocking: bool,
     event_out: *mut cl_event,
-    work: Work,
 ) -> ClResult<()> {
-    let event = queue.enqueue(command_type, waits, order, blocking, work);
-    if blocking {
-        match event.wait() {
-            CL_COMPLETE => {}
-            // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the ... operations are
-            // blocking and the execution status of any of the events in event_wait_list is a
-            // negative integer value"; a command that failed itself reports its error.
-            status => return fail(status),
-        }
-    }
+    let event = command::enqueue(queue, command, waits, blocking)?;
+    return_event(event, event_out);
+    Ok(())
+}
+
+/// Hands a command's event to the application if it asked for one (`event_out` not NULL).
+pub(crate) fn return_event(event: Arc<Event>, event_out: *mut cl_event) {
     if !event_out.is_null() {
         // SAFETY: the application's out-parameter for the new event.
         unsafe { event_out.write(handle::new_handle(event)) };
     }
-    Ok(())
 }
 
 /// Validates a list of events for `clWaitForEvents` / `clEnqueueWaitForEvents`.
@@ -136,18 +125,8 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
         let queue = super::queue::shared_queue(command_queue)?;
         // SAFETY: the application's list of `num_events` handles.
         let events = unsafe { self::event_list(event_list, num_events) }?;
-        if events
-            .iter()
-            .any(|e| !Arc::ptr_eq(e.context(), queue.context()))
-        {
-            return fail(CL_INVALID_CONTEXT);
-        }
-        let noop: Work = Box::new(|| Ok(()));
-        // "Enqueues a wait for a specific event or a list of events to complete before any
-        // future commands queued in the command-queue are executed": a barrier on the list.
-        let order = QueueOrder::Barrier { after_all: false };
-        let event = queue.enqueue(CL_COMMAND_MARKER, events, order, false, noop);
-        drop(event);
+        let wait = SyncPoint::wait_for_events(&queue, &events)?;
+        command::enqueue(&queue, wait, events, false)?;
         Ok(())
     })
 }
@@ -243,6 +222,7 @@ pub unsafe extern "C" fn clSetEventCallback(
     user_data: *mut c_void,
 ) -> cl_int {
     call("clSetEventCallback", || {
+        let handle = event;
         let event = handle::shared::<Event>(event)?;
         // "CL_INVALID_VALUE if pfn_event_notify is NULL or if command_exec_callback_type is
         // not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE."
@@ -252,10 +232,8 @@ pub unsafe extern "C" fn clSetEventCallback(
         if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
             return fail(CL_INVALID_VALUE);
         }
-        event.add_callback(
-            command_exec_callback_type,
-            EventCallback { func, user_data },
-        );
+        let callback = crate::callback::event_callback(func, handle, user_data);
+        event.add_callback(command_exec_callback_type, callback);
         Ok(())
     })
 }

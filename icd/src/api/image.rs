@@ -2,29 +2,28 @@
 //! format list, `clGetImageInfo`, and the image commands (read, write, copy, fill, map, and
 //! copies to and from buffers).
 //!
-//! The host commands address an image with the API's `origin`/`region`, whose second
-//! coordinate is the layer of a 1D image array; `ImageGeometry::api_pitches` gives the
-//! byte stride of each coordinate, so every command is a rectangle copy
-//! (`transfer::copy_rect`) between the image's layout and another one.
+//! The commands are types of `clift_runtime::command::{image, map}`: each entry point here
+//! resolves handles and reads the application's arrays, then hands them over.
 
 use std::ffi::c_void;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
+use clift_runtime::command::image::{
+    CopyImage, FillImage, ImageBufferCopy, ImageTransfer, copy_from_host,
+};
+use clift_runtime::command::map::Map;
+use clift_runtime::command::{HostAccess, HostPtr};
 use clift_runtime::context::Context;
-use clift_runtime::image::{FillKind, Format, ImageGeometry, checked_format, kind_of};
+use clift_runtime::image::{Format, ImageGeometry, checked_format, kind_of};
 use clift_runtime::memory::{ImageStorage, Mem, Storage};
-use clift_runtime::queue::QueueOrder;
 use clift_runtime::{ClError, ClResult, fail};
 use khronos_headers::*;
 
 use super::context::context;
-use super::event::submit;
+use super::event::{enqueue, return_event};
 use super::memory::{checked_flags, mem, sub_buffer_flags};
-use super::transfer::{
-    Addr, HostAccess, MapCommand, RectLayout, Takes, begin_with, check_host_access,
-    check_map_flags, copy_rect, triple,
-};
+use super::transfer::{Takes, begin_with, triple};
 use crate::boundary::{call, call_ret};
 use crate::handle;
 use crate::info::{InfoValue, answer};
@@ -89,29 +88,9 @@ unsafe fn create_image(
         let storage = Storage::allocate(geometry.size())?;
         if flags & CL_MEM_COPY_HOST_PTR != 0 {
             let host = ImageGeometry::new(desc, element_size, true, true)?;
-            let (row, slice) = geometry.api_pitches();
-            let (host_row, host_slice) = host.api_pitches();
-            let region = geometry.api_extent();
-            let bytes = [region[0] * element_size, region[1], region[2]];
             // SAFETY: host_ptr holds the image in the host layout (the spec's requirement);
             // the allocation holds it packed; they are distinct.
-            unsafe {
-                copy_rect(
-                    host_ptr.cast::<u8>(),
-                    RectLayout {
-                        start: 0,
-                        row_pitch: host_row,
-                        slice_pitch: host_slice,
-                    },
-                    storage.as_ptr(),
-                    RectLayout {
-                        start: 0,
-                        row_pitch: row,
-                        slice_pitch: slice,
-                    },
-                    bytes,
-                )
-            };
+            unsafe { copy_from_host(host_ptr.cast::<u8>(), &host, storage.as_ptr(), &geometry) };
         }
         storage
     };
@@ -357,63 +336,6 @@ pub unsafe extern "C" fn clGetImageInfo(
     })
 }
 
-/// An image's geometry (the object was checked to be one).
-fn geometry(mem: &Mem) -> ImageGeometry {
-    mem.image_info()
-        .map(|i| i.geometry)
-        .expect("checked to be an image")
-}
-
-/// The rectangle `origin`/`region` of an image, in bytes, in the image's layout.
-fn image_rect(g: &ImageGeometry, origin: [usize; 3]) -> RectLayout {
-    let (row_pitch, slice_pitch) = g.api_pitches();
-    RectLayout {
-        start: origin[0] * g.element_size + origin[1] * row_pitch + origin[2] * slice_pitch,
-        row_pitch,
-        slice_pitch,
-    }
-}
-
-/// A region in bytes along x.
-fn region_bytes(g: &ImageGeometry, region: [usize; 3]) -> [usize; 3] {
-    [region[0] * g.element_size, region[1], region[2]]
-}
-
-/// The host side of a read or write: "If row_pitch is set to 0, the appropriate row pitch
-/// is calculated based on the size of each element in bytes multiplied by width"; "If
-/// slice_pitch is set to 0, [it] is calculated as region[1] * row_pitch for a 3D image or
-/// 2D image array; row_pitch for a 1D image array" — and a given pitch must be at least
-/// that ("CL_INVALID_VALUE").
-fn host_rect(
-    g: &ImageGeometry,
-    region: [usize; 3],
-    row_pitch: usize,
-    slice_pitch: usize,
-) -> ClResult<RectLayout> {
-    let min_row = region[0] * g.element_size;
-    let row = if row_pitch == 0 { min_row } else { row_pitch };
-    if row < min_row {
-        return fail(CL_INVALID_VALUE);
-    }
-    let is_1d_array = g.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-    let min_slice = if is_1d_array { row } else { row * region[1] };
-    let slice = if slice_pitch == 0 {
-        min_slice
-    } else {
-        slice_pitch
-    };
-    if slice < min_slice {
-        return fail(CL_INVALID_VALUE);
-    }
-    // A 1D array's layers (its second coordinate) are `slice` apart in host memory.
-    let row = if is_1d_array { slice } else { row };
-    Ok(RectLayout {
-        start: 0,
-        row_pitch: row,
-        slice_pitch: slice,
-    })
-}
-
 /// The body shared by `clEnqueueReadImage` (`access` Read) and `clEnqueueWriteImage`.
 ///
 /// # Safety
@@ -436,43 +358,20 @@ unsafe fn image_transfer(
     // SAFETY: the application's wait list.
     let (queue, mem, waits) =
         unsafe { begin_with(command_queue, image, Takes::Image, num_waits, waits) }?;
-    check_host_access(&mem, access)?;
-    // SAFETY: the application's origin and region arrays.
-    let (origin, region) = unsafe { (triple(origin, false)?, triple(region, true)?) };
-    let g = geometry(&mem);
-    g.check_region(origin, region)?;
-    // "CL_INVALID_VALUE if ... ptr is a NULL value."
-    if ptr.is_null() {
-        return fail(CL_INVALID_VALUE);
-    }
-    let host = host_rect(&g, region, row_pitch, slice_pitch)?;
-    let rect = image_rect(&g, origin);
-    let bytes = region_bytes(&g, region);
-    let host_ptr = Addr::of(ptr);
-    let work = Box::new(move || {
-        // SAFETY: the image rectangle is inside the image (checked); the host rectangle is
-        // the application's memory as it described it.
-        unsafe {
-            match access {
-                HostAccess::Read => copy_rect(mem.base(), rect, host_ptr.ptr(), host, bytes),
-                HostAccess::Write => copy_rect(host_ptr.ptr(), host, mem.base(), rect, bytes),
-            }
-        };
-        Ok(())
-    });
-    let command = match access {
-        HostAccess::Read => CL_COMMAND_READ_IMAGE,
-        HostAccess::Write => CL_COMMAND_WRITE_IMAGE,
-    };
-    submit(
-        &queue,
-        command,
-        waits,
-        QueueOrder::Command,
-        blocking != 0,
-        event,
-        work,
-    )
+    // SAFETY: each array is NULL or holds three values; `ptr` holds the host rectangle until
+    // the command completes (the application's contract).
+    let command = unsafe {
+        ImageTransfer::new(
+            mem,
+            access,
+            triple(origin),
+            triple(region),
+            row_pitch,
+            slice_pitch,
+            HostPtr::new(ptr),
+        )
+    }?;
+    enqueue(&queue, command, waits, blocking != 0, event)
 }
 
 #[unsafe(no_mangle)]
@@ -545,11 +444,6 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
     })
 }
 
-/// Whether two boxes of the API's coordinates intersect.
-fn boxes_overlap(a: [usize; 3], b: [usize; 3], region: [usize; 3]) -> bool {
-    (0..3).all(|d| a[d] < b[d] + region[d] && b[d] < a[d] + region[d])
-}
-
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn clEnqueueCopyImage(
     command_queue: cl_command_queue,
@@ -576,63 +470,12 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
         // SAFETY: no wait list is read for the second image.
         let (_, dst, _) =
             unsafe { begin_with(command_queue, dst_image, Takes::Image, 0, std::ptr::null()) }?;
-        // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image
-        // format."
-        let (sg, dg) = (geometry(&src), geometry(&dst));
-        if src.image_info().map(|i| i.format) != dst.image_info().map(|i| i.format) {
-            return fail(CL_IMAGE_FORMAT_MISMATCH);
-        }
-        // SAFETY: the application's origin and region arrays.
-        let (so, dor, region) = unsafe {
-            (
-                triple(src_origin, false)?,
-                triple(dst_origin, false)?,
-                triple(region, true)?,
-            )
-        };
-        sg.check_region(so, region)?;
-        dg.check_region(dor, region)?;
-        // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the
-        // source and destination regions overlap."
-        if Arc::ptr_eq(&src, &dst) && boxes_overlap(so, dor, region) {
-            return fail(CL_MEM_COPY_OVERLAP);
-        }
-        let (src_rect, dst_rect) = (image_rect(&sg, so), image_rect(&dg, dor));
-        let bytes = region_bytes(&sg, region);
-        let work = Box::new(move || {
-            // SAFETY: both rectangles are inside their images (checked).
-            unsafe { copy_rect(src.base(), src_rect, dst.base(), dst_rect, bytes) };
-            Ok(())
-        });
-        submit(
-            &queue,
-            CL_COMMAND_COPY_IMAGE,
-            waits,
-            QueueOrder::Command,
-            false,
-            event,
-            work,
-        )
+        // SAFETY: each array is NULL or holds three values.
+        let (src_origin, dst_origin, region) =
+            unsafe { (triple(src_origin), triple(dst_origin), triple(region)) };
+        let command = CopyImage::new(src, dst, src_origin, dst_origin, region)?;
+        enqueue(&queue, command, waits, false, event)
     })
-}
-
-/// One element holding `fill_color` converted to the image's format: "a four component
-/// RGBA floating-point color value if the image channel data type is not an unnormalized
-/// signed and unsigned integer type ... a four component signed integer value ... a four
-/// component unsigned integer value".
-///
-/// # Safety
-/// `fill_color` must point to 16 readable bytes.
-unsafe fn fill_element(format: Format, fill_color: *const c_void) -> Vec<u8> {
-    let mut element = vec![0u8; format.element_size()];
-    // SAFETY: the caller's contract.
-    let words = unsafe { fill_color.cast::<[u32; 4]>().read_unaligned() };
-    match format.fill_kind() {
-        FillKind::Float => format.encode_float(words.map(f32::from_bits), &mut element),
-        FillKind::Int => format.encode_int(words.map(|w| w as i32), &mut element),
-        FillKind::Uint => format.encode_uint(words, &mut element),
-    }
-    element
 }
 
 #[unsafe(no_mangle)]
@@ -657,53 +500,19 @@ pub unsafe extern "C" fn clEnqueueFillImage(
                 event_wait_list,
             )
         }?;
-        // "CL_INVALID_VALUE if fill_color is NULL", "if the region being filled as specified
-        // by origin and region is out of bounds or if ... origin or region is NULL".
-        if fill_color.is_null() {
-            return fail(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application's origin and region arrays.
-        let (origin, region) = unsafe { (triple(origin, false)?, triple(region, true)?) };
-        let g = geometry(&mem);
-        g.check_region(origin, region)?;
-        let format = mem.image_info().map(|i| i.format).expect("an image");
-        // The colour is converted now: the application may reuse its memory at once.
-        // SAFETY: a non-NULL fill colour holds four 32-bit values.
-        let element = unsafe { fill_element(format, fill_color) };
-        let rect = image_rect(&g, origin);
-        let work = Box::new(move || {
-            for z in 0..region[2] {
-                for y in 0..region[1] {
-                    let row = rect.row(y, z);
-                    // SAFETY: the row lies inside the image (checked).
-                    let target = unsafe {
-                        std::slice::from_raw_parts_mut(
-                            mem.base().add(row),
-                            region[0] * element.len(),
-                        )
-                    };
-                    for chunk in target.chunks_exact_mut(element.len()) {
-                        chunk.copy_from_slice(&element);
-                    }
-                }
-            }
-            Ok(())
+        // The colour is read now: the application may reuse its memory at once.
+        let color = (!fill_color.is_null()).then(|| {
+            // SAFETY: a non-NULL fill colour holds four 32-bit values.
+            unsafe { fill_color.cast::<[u32; 4]>().read_unaligned() }
         });
-        submit(
-            &queue,
-            CL_COMMAND_FILL_IMAGE,
-            waits,
-            QueueOrder::Command,
-            false,
-            event,
-            work,
-        )
+        // SAFETY: each array is NULL or holds three values.
+        let (origin, region) = unsafe { (triple(origin), triple(region)) };
+        let command = FillImage::new(mem, color, origin, region)?;
+        enqueue(&queue, command, waits, false, event)
     })
 }
 
-/// The body of `clEnqueueCopyImageToBuffer` (`to_buffer`) and `clEnqueueCopyBufferToImage`:
-/// the buffer side is the region packed ("the size in bytes of the region to be copied
-/// from src_image ... is computed as width * height * depth * bytes/image element").
+/// The body of `clEnqueueCopyImageToBuffer` (`to_buffer`) and `clEnqueueCopyBufferToImage`.
 ///
 /// # Safety
 /// The application's arrays and wait list.
@@ -726,49 +535,10 @@ unsafe fn image_buffer_copy(
     // SAFETY: no wait list is read here.
     let (_, buffer, _) =
         unsafe { begin_with(command_queue, buffer, Takes::Buffer, 0, std::ptr::null()) }?;
-    // SAFETY: the application's origin and region arrays.
-    let (origin, region) = unsafe { (triple(origin, false)?, triple(region, true)?) };
-    let g = geometry(&image);
-    g.check_region(origin, region)?;
-    let bytes = region_bytes(&g, region);
-    let row = bytes[0];
-    let size = row * region[1] * region[2];
-    // "CL_INVALID_VALUE if the region specified by dst_offset and dst_offset + dst_cb
-    // refer to a region outside dst_buffer".
-    if !buffer.contains(offset, size) {
-        return fail(CL_INVALID_VALUE);
-    }
-    let image_side = image_rect(&g, origin);
-    let buffer_side = RectLayout {
-        start: offset,
-        row_pitch: row,
-        slice_pitch: row * region[1],
-    };
-    let work = Box::new(move || {
-        // SAFETY: both rectangles are inside their objects (checked).
-        unsafe {
-            if to_buffer {
-                copy_rect(image.base(), image_side, buffer.base(), buffer_side, bytes);
-            } else {
-                copy_rect(buffer.base(), buffer_side, image.base(), image_side, bytes);
-            }
-        }
-        Ok(())
-    });
-    let command = if to_buffer {
-        CL_COMMAND_COPY_IMAGE_TO_BUFFER
-    } else {
-        CL_COMMAND_COPY_BUFFER_TO_IMAGE
-    };
-    submit(
-        &queue,
-        command,
-        waits,
-        QueueOrder::Command,
-        false,
-        event,
-        work,
-    )
+    // SAFETY: each array is NULL or holds three values.
+    let (origin, region) = unsafe { (triple(origin), triple(region)) };
+    let command = ImageBufferCopy::new(image, buffer, origin, region, offset, to_buffer)?;
+    enqueue(&queue, command, waits, false, event)
 }
 
 #[unsafe(no_mangle)]
@@ -863,69 +633,27 @@ pub unsafe extern "C" fn clEnqueueMapImage(
                     event_wait_list,
                 )
             }?;
-            // SAFETY: the application's origin and region arrays.
-            let (origin, region) = unsafe { (triple(origin, false)?, triple(region, true)?) };
-            let g = geometry(&mem);
-            g.check_region(origin, region)?;
-            check_map_flags(&mem, map_flags)?;
-            // "CL_INVALID_VALUE if image_row_pitch is NULL", "if image is a 3D image, 1D or
-            // 2D image array object and image_slice_pitch is NULL."
-            let has_slices = matches!(
-                g.image_type,
-                CL_MEM_OBJECT_IMAGE3D | CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY
-            );
-            if image_row_pitch.is_null() || (has_slices && image_slice_pitch.is_null()) {
-                return fail(CL_INVALID_VALUE);
-            }
-            // Zero copy: the image's own memory, with its own pitches ("For a 1D and 2D
-            // image, zero is returned" as the slice pitch).
+            // SAFETY: each array is NULL or holds three values.
+            let (origin, region) = unsafe { (triple(origin), triple(region)) };
+            let map = Map::image(
+                mem,
+                map_flags,
+                origin,
+                region,
+                !image_row_pitch.is_null(),
+                !image_slice_pitch.is_null(),
+            )?;
+            let (row_pitch, slice_pitch) = map.image_pitches();
             // SAFETY: the application's out-parameters (non-NULL where written).
             unsafe {
-                image_row_pitch.write(g.row_pitch);
+                image_row_pitch.write(row_pitch);
                 if !image_slice_pitch.is_null() {
-                    image_slice_pitch.write(g.slice_pitch);
+                    image_slice_pitch.write(slice_pitch);
                 }
             }
-            // SAFETY: the origin is inside the image (checked).
-            let mapped = unsafe { mem.base().add(image_rect(&g, origin).start) };
-            let map = MapCommand {
-                command: CL_COMMAND_MAP_IMAGE,
-                blocking: blocking_map != 0,
-                event,
-            };
-            map.submit(&queue, mem, mapped, waits)
+            let (mapped_event, mapped) = map.enqueue(&queue, waits, blocking_map != 0)?;
+            return_event(mapped_event, event);
+            Ok(mapped)
         },
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn host_pitches_default_and_check() {
-        let desc = cl_image_desc {
-            image_type: CL_MEM_OBJECT_IMAGE1D_ARRAY,
-            image_width: 8,
-            image_height: 0,
-            image_depth: 0,
-            image_array_size: 4,
-            image_row_pitch: 0,
-            image_slice_pitch: 0,
-            num_mip_levels: 0,
-            num_samples: 0,
-            buffer: std::ptr::null_mut(),
-        };
-        let g = ImageGeometry::new(&desc, 4, false, false).unwrap();
-        // A 1D array's layers are its second coordinate: `slice` apart on the host.
-        let host = host_rect(&g, [8, 2, 1], 0, 64).unwrap();
-        assert_eq!((host.row_pitch, host.slice_pitch), (64, 64));
-        assert_eq!(
-            host_rect(&g, [8, 2, 1], 16, 0).unwrap_err().code(),
-            CL_INVALID_VALUE
-        );
-        assert_eq!(image_rect(&g, [1, 3, 0]).start, 4 + 3 * 32);
-        assert!(boxes_overlap([0, 0, 0], [3, 0, 0], [4, 1, 1]));
-        assert!(!boxes_overlap([0, 0, 0], [4, 0, 0], [4, 1, 1]));
-    }
 }

@@ -9,12 +9,12 @@ use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 use clift_runtime::device::Device;
-use clift_runtime::kernel::{ArgValue, Kernel, ParamKind};
+use clift_runtime::kernel::{ArgHandles, Kernel};
 use clift_runtime::memory::Mem;
 use clift_runtime::object::ClObject;
 use clift_runtime::program::Program;
 use clift_runtime::sampler::Sampler;
-use clift_runtime::{ClError, ClResult, fail};
+use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
 use super::program::program;
@@ -101,124 +101,18 @@ pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
     call("clReleaseKernel", || handle::release::<Kernel>(kernel))
 }
 
-/// Reads a `clSetKernelArg` value as its parameter's kind requires.
-///
-/// # Safety
-/// `value` must be NULL or valid for `size` reads.
-unsafe fn read_arg_value(
-    kind: &ParamKind,
-    size: usize,
-    value: *const c_void,
-) -> ClResult<ArgValue> {
-    match kind {
-        ParamKind::Buffer { .. } => {
-            // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type for
-            // an argument that is not a memory object or if the argument is a memory object
-            // and arg_size != sizeof(cl_mem)".
-            if size != size_of::<cl_mem>() {
-                return fail(CL_INVALID_ARG_SIZE);
-            }
-            // "If the argument is a buffer object, the arg_value pointer can be NULL or point
-            // to a NULL value in which case a NULL value will be used as the value".
-            let mem = if value.is_null() {
-                std::ptr::null_mut()
-            } else {
-                // SAFETY: `value` holds a `cl_mem` (size checked).
-                unsafe { value.cast::<cl_mem>().read_unaligned() }
-            };
-            if mem.is_null() {
-                return Ok(ArgValue::Buffer(None));
-            }
-            // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
-            // specified arg_value is not a valid memory object."
-            let mem = handle::shared::<Mem>(mem)?;
-            // An image is a memory object, but not one a pointer parameter can take: as for
-            // an image parameter given a buffer (below), CL_INVALID_MEM_OBJECT.
-            if mem.is_image() {
-                return fail(CL_INVALID_MEM_OBJECT);
-            }
-            Ok(ArgValue::Buffer(Some(mem)))
-        }
-        ParamKind::Local => {
-            // "CL_INVALID_ARG_VALUE if ... the argument is declared with the __local
-            // qualifier and arg_value is not NULL"; "CL_INVALID_ARG_SIZE if ... arg_size is
-            // zero and the argument is declared with the __local qualifier".
-            if !value.is_null() {
-                return fail(CL_INVALID_ARG_VALUE);
-            }
-            if size == 0 {
-                return fail(CL_INVALID_ARG_SIZE);
-            }
-            Ok(ArgValue::Local(size))
-        }
-        ParamKind::Value { size: expected } => {
-            // "CL_INVALID_ARG_VALUE if arg_value specified is NULL for an argument that is
-            // not declared with the __local qualifier".
-            if value.is_null() {
-                return fail(CL_INVALID_ARG_VALUE);
-            }
-            if size != *expected {
-                return fail(CL_INVALID_ARG_SIZE);
-            }
-            // SAFETY: `value` holds `size` bytes.
-            Ok(ArgValue::Bytes(
-                unsafe { std::slice::from_raw_parts(value.cast::<u8>(), size) }.to_vec(),
-            ))
-        }
-        ParamKind::Sampler => {
-            // "CL_INVALID_ARG_SIZE if ... the argument is a sampler object and arg_size !=
-            // sizeof(cl_sampler)".
-            if size != size_of::<cl_sampler>() {
-                return fail(CL_INVALID_ARG_SIZE);
-            }
-            // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
-            // specified arg_value is not a valid sampler object": a NULL arg_value too (the
-            // Khronos CTS's negative_invalid_arg_sampler expects this code for it).
-            if value.is_null() {
-                return fail(CL_INVALID_SAMPLER);
-            }
-            // SAFETY: `value` holds a `cl_sampler` (size checked).
-            let sampler =
-                handle::object::<Sampler>(unsafe { value.cast::<cl_sampler>().read_unaligned() })
-                    .map_err(|_| ClError(CL_INVALID_SAMPLER))?;
-            Ok(ArgValue::Sampler(sampler.desc().kernel_bits()))
-        }
-        ParamKind::Image(kind) => {
-            if value.is_null() {
-                return fail(CL_INVALID_ARG_VALUE);
-            }
-            if size != size_of::<cl_mem>() {
-                return fail(CL_INVALID_ARG_SIZE);
-            }
-            // SAFETY: `value` holds a `cl_mem` (size checked).
-            let mem = handle::shared::<Mem>(unsafe { value.cast::<cl_mem>().read_unaligned() })?;
-            // A buffer, or an image of another type, is a memory object this parameter cannot
-            // take: CL_INVALID_MEM_OBJECT, "for an argument declared to be a memory object
-            // when the specified arg_value is not a valid memory object" (what the Khronos
-            // CTS's negative_set_kernel_arg_invalid_image expects). The access rule is
-            // checked by `check_image_access`.
-            match mem.image_info() {
-                Some(image) if image.geometry.kind() == *kind => Ok(ArgValue::Image(mem)),
-                _ => fail(CL_INVALID_MEM_OBJECT),
-            }
-        }
-    }
-}
+/// Handle validation for `clSetKernelArg`'s values (the rest of its checks are the
+/// runtime's).
+struct Handles;
 
-/// "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only qualifier
-/// and arg_value refers to an image object created with cl_mem_flags of CL_MEM_WRITE_ONLY
-/// or if the image argument is declared with the write_only qualifier and arg_value refers
-/// to an image object created with cl_mem_flags of CL_MEM_READ_ONLY."
-fn check_image_access(flags: cl_mem_flags, access: cl_kernel_arg_access_qualifier) -> ClResult<()> {
-    let forbidden = match access {
-        CL_KERNEL_ARG_ACCESS_READ_ONLY => CL_MEM_WRITE_ONLY,
-        CL_KERNEL_ARG_ACCESS_WRITE_ONLY => CL_MEM_READ_ONLY,
-        _ => 0,
-    };
-    if flags & forbidden != 0 {
-        return fail(CL_INVALID_ARG_VALUE);
+impl ArgHandles for Handles {
+    fn mem(&self, raw: cl_mem) -> ClResult<Arc<Mem>> {
+        handle::shared::<Mem>(raw)
     }
-    Ok(())
+
+    fn sampler(&self, raw: cl_sampler) -> Option<Arc<Sampler>> {
+        handle::shared::<Sampler>(raw).ok()
+    }
 }
 
 #[unsafe(no_mangle)]
@@ -230,16 +124,8 @@ pub unsafe extern "C" fn clSetKernelArg(
 ) -> cl_int {
     call("clSetKernelArg", || {
         let kernel = self::kernel(kernel)?;
-        // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
-        let Some(param) = kernel.code().params.get(arg_index as usize) else {
-            return fail(CL_INVALID_ARG_INDEX);
-        };
         // SAFETY: the application's value of `arg_size` bytes.
-        let value = unsafe { read_arg_value(&param.kind, arg_size, arg_value) }?;
-        if let ArgValue::Image(image) = &value {
-            check_image_access(image.flags(), param.info.access_qualifier)?;
-        }
-        kernel.set_arg(arg_index, value)
+        unsafe { kernel.set_arg_from(arg_index, arg_size, arg_value, &Handles) }
     })
 }
 

@@ -2,12 +2,13 @@
 
 use std::sync::Arc;
 
+use clift_runtime::command::launch::Launch;
 use clift_runtime::kernel::Kernel;
-use clift_runtime::queue::QueueOrder;
+use clift_runtime::queue::Queue;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
-use super::event::{submit, wait_list};
+use super::event::{enqueue, wait_list};
 use super::queue::shared_queue;
 use crate::boundary::call;
 use crate::handle;
@@ -29,49 +30,18 @@ unsafe fn sizes(p: *const usize, dims: usize) -> Option<[usize; 3]> {
     Some(v)
 }
 
-/// The body of both launch calls.
-///
-/// # Safety
-/// The arrays and the wait list as `clEnqueueNDRangeKernel` describes them.
-#[allow(clippy::too_many_arguments)]
-unsafe fn launch(
+/// The queue and the kernel of a launch: "CL_INVALID_CONTEXT if context associated with
+/// command_queue and kernel are not the same".
+fn queue_and_kernel(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
-    command_type: cl_command_type,
-    work_dim: cl_uint,
-    offset: *const usize,
-    global: *const usize,
-    local: *const usize,
-    num_waits: cl_uint,
-    waits: *const cl_event,
-    event: *mut cl_event,
-) -> ClResult<()> {
+) -> ClResult<(Arc<Queue>, Arc<Kernel>)> {
     let queue = shared_queue(command_queue)?;
     let kernel = handle::shared::<Kernel>(kernel)?;
-    // "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the
-    // same".
     if !Arc::ptr_eq(queue.context(), kernel.program().context()) {
         return fail(CL_INVALID_CONTEXT);
     }
-    // SAFETY: the application's wait list.
-    let waits = unsafe { wait_list(&queue, waits, num_waits) }?;
-    let dims = (work_dim as usize).min(3);
-    // SAFETY: each array is NULL or holds `work_dim` entries.
-    let (offset, global, local) =
-        unsafe { (sizes(offset, dims), sizes(global, dims), sizes(local, dims)) };
-    let device = Arc::clone(queue.device());
-    let range = kernel.ndrange(&device, work_dim, offset, global, local)?;
-    let prepared = kernel.prepare(&device)?;
-    let work = Box::new(move || prepared.run(&device, range));
-    submit(
-        &queue,
-        command_type,
-        waits,
-        QueueOrder::Command,
-        false,
-        event,
-        work,
-    )
+    Ok((queue, kernel))
 }
 
 #[unsafe(no_mangle)]
@@ -87,25 +57,23 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
     event: *mut cl_event,
 ) -> cl_int {
     call("clEnqueueNDRangeKernel", || {
-        // SAFETY: the application's arguments, as this entry point describes them.
-        unsafe {
-            launch(
-                command_queue,
-                kernel,
-                CL_COMMAND_NDRANGE_KERNEL,
-                work_dim,
-                global_work_offset,
-                global_work_size,
-                local_work_size,
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
+        let (queue, kernel) = queue_and_kernel(command_queue, kernel)?;
+        // SAFETY: the application's wait list.
+        let waits = unsafe { wait_list(&queue, event_wait_list, num_events_in_wait_list) }?;
+        let dims = (work_dim as usize).min(3);
+        // SAFETY: each array is NULL or holds `work_dim` entries.
+        let (offset, global, local) = unsafe {
+            (
+                sizes(global_work_offset, dims),
+                sizes(global_work_size, dims),
+                sizes(local_work_size, dims),
             )
-        }
+        };
+        let launch = Launch::ndrange(queue.device(), &kernel, work_dim, offset, global, local)?;
+        enqueue(&queue, launch, waits, false, event)
     })
 }
 
-/// "The kernel is executed using a single work-item": an NDRange of one item in one group.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn clEnqueueTask(
     command_queue: cl_command_queue,
@@ -114,22 +82,11 @@ pub unsafe extern "C" fn clEnqueueTask(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    let one = [1usize; 3];
     call("clEnqueueTask", || {
-        // SAFETY: `one` holds the sizes; the wait list is the application's.
-        unsafe {
-            launch(
-                command_queue,
-                kernel,
-                CL_COMMAND_TASK,
-                1,
-                std::ptr::null(),
-                one.as_ptr(),
-                one.as_ptr(),
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-            )
-        }
+        let (queue, kernel) = queue_and_kernel(command_queue, kernel)?;
+        // SAFETY: the application's wait list.
+        let waits = unsafe { wait_list(&queue, event_wait_list, num_events_in_wait_list) }?;
+        let launch = Launch::task(queue.device(), &kernel)?;
+        enqueue(&queue, launch, waits, false, event)
     })
 }

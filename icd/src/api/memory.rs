@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clift_runtime::context::Context;
 use clift_runtime::device::limits::MIN_DATA_TYPE_ALIGN_BYTES;
-use clift_runtime::memory::{DestructorCallback, Mem, Storage};
+use clift_runtime::memory::{Mem, Storage};
 use clift_runtime::object::ClObject;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
@@ -269,7 +269,7 @@ pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
         let Some(func) = pfn_notify else {
             return fail(CL_INVALID_VALUE);
         };
-        mem.add_destructor(DestructorCallback { func, user_data });
+        mem.add_destructor(crate::callback::mem_destructor(func, memobj, user_data));
         Ok(())
     })
 }

@@ -1,7 +1,10 @@
 //! The `extern "C"` entry points, one file per object family.
 //!
-//! Each function validates its arguments (the spec's sentence for each error beside the
-//! check), calls the runtime, and returns the result through `boundary`.
+//! Each function validates its handles, reads the application's arguments into Rust values
+//! (a NULL array becomes `None`; callbacks become closures, `crate::callback`), calls the
+//! runtime, and returns the result through `boundary`. The enqueue calls hand their values
+//! to a command type of `clift_runtime::command`, which holds every other check of the
+//! command (the spec's sentence for each error beside it) and its execution.
 
 pub(crate) mod context;
 mod device;

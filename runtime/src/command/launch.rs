@@ -1,0 +1,70 @@
+//! Kernel launches: `clEnqueueNDRangeKernel` and `clEnqueueTask`.
+//!
+//! The work sizes are checked by `Kernel::ndrange` and the arguments captured by
+//! `Kernel::prepare`, both at enqueue time, as the spec requires; running the command runs
+//! every work-group on the device's workers.
+
+use std::sync::Arc;
+
+use khronos_headers::*;
+
+use super::Command;
+use crate::device::Device;
+use crate::error::ClResult;
+use crate::kernel::{Kernel, NdRange, PreparedLaunch};
+
+/// A kernel launch over an NDRange.
+pub struct Launch {
+    command_type: cl_command_type,
+    device: Arc<Device>,
+    range: NdRange,
+    prepared: PreparedLaunch,
+}
+
+impl Launch {
+    /// `clEnqueueNDRangeKernel` with the first `work_dim` entries of each array (`None`:
+    /// the application passed NULL).
+    pub fn ndrange(
+        device: &Arc<Device>,
+        kernel: &Kernel,
+        work_dim: u32,
+        offset: Option<[usize; 3]>,
+        global: Option<[usize; 3]>,
+        local: Option<[usize; 3]>,
+    ) -> ClResult<Self> {
+        let range = kernel.ndrange(device, work_dim, offset, global, local)?;
+        Self::prepared(CL_COMMAND_NDRANGE_KERNEL, device, kernel, range)
+    }
+
+    /// `clEnqueueTask`: "The kernel is executed using a single work-item", an NDRange of one
+    /// item in one group.
+    pub fn task(device: &Arc<Device>, kernel: &Kernel) -> ClResult<Self> {
+        let one = Some([1; 3]);
+        let range = kernel.ndrange(device, 1, None, one, one)?;
+        Self::prepared(CL_COMMAND_TASK, device, kernel, range)
+    }
+
+    fn prepared(
+        command_type: cl_command_type,
+        device: &Arc<Device>,
+        kernel: &Kernel,
+        range: NdRange,
+    ) -> ClResult<Self> {
+        Ok(Launch {
+            command_type,
+            device: Arc::clone(device),
+            range,
+            prepared: kernel.prepare(device)?,
+        })
+    }
+}
+
+impl Command for Launch {
+    fn command_type(&self) -> cl_command_type {
+        self.command_type
+    }
+
+    fn run(self) -> ClResult<()> {
+        self.prepared.run(&self.device, self.range)
+    }
+}

@@ -253,16 +253,11 @@ pub enum BinaryOp {
     VectorOr,
 }
 
-/// Rounding of a conversion (6.2.3.2). `Default` means the language's default for the pair
-/// of types: toward zero for float → integer, to nearest even otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounding {
-    Default,
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
+/// Rounding of a conversion (6.2.3.2): the builtins library's, so that the tree and the
+/// conversion routines it calls name the same modes. `Default` means the language's
+/// default for the pair of types: toward zero for float → integer, to nearest even
+/// otherwise.
+pub use clift_builtins::convert::Rounding;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvertKind {

@@ -40,13 +40,6 @@ impl BuildOptions {
     }
 }
 
-/// `CLIFT_DUMP_TIR`: print each build's typed tree (what code generation starts from) to
-/// stderr.
-fn dump_tir() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    codegen::env_flag("CLIFT_DUMP_TIR", &ON)
-}
-
 /// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
 pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, String> {
     let mut checked = frontend::run(name, source, options.frontend(), Until::Sema);
@@ -62,12 +55,7 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     if checked.diagnostics.has_errors() {
         return Err(log);
     }
-    if dump_tir() {
-        eprintln!(
-            "; clift: typed tree of {name}\n{}",
-            frontend::tir_print::print(&checked.program)
-        );
-    }
+    codegen::dump::tree("sema", &checked.program);
     let start = std::time::Instant::now();
     let compiled = codegen::compile(&checked.program, &options.codegen);
     let mut stage_times = checked.stage_times;

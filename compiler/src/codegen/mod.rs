@@ -180,6 +180,7 @@ pub fn compile(
         .filter(|id| program.function(*id).kernel.is_none())
         .collect();
     let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
+    dump::tree("inline", &inlined);
     // Switches with barriers become if chains the barrier planner can split (a switch it
     // cannot rewrite stays: its kernel runs as a resumable function).
     for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
@@ -188,7 +189,9 @@ pub fn compile(
             *f = rewritten;
         }
     }
+    dump::tree("switches", &inlined);
     let program = &inlined;
+    dump::uniform(program);
     check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;
     // Declare every function first: calls may come before definitions.

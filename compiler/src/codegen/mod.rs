@@ -376,10 +376,10 @@ fn check_supported(
         }
         let Some(body) = &f.body else { continue };
         let mut problem = None;
-        func::visit_builtins(body, &mut |name| {
-            let barrier_outside_kernel = func::is_group_sync(name) && f.kernel.is_none();
+        func::visit_builtins(body, &mut |id| {
+            let barrier_outside_kernel = func::is_group_sync(id) && f.kernel.is_none();
             if problem.is_none() && barrier_outside_kernel {
-                problem = Some(name.to_string());
+                problem = Some(id.name());
             }
         });
         if let Some(name) = problem {

@@ -259,6 +259,11 @@ pub enum BinaryOp {
 /// otherwise.
 pub use clift_builtins::convert::Rounding;
 
+/// A builtin, resolved once by semantic analysis: passes ask its
+/// [`attributes`](BuiltinId::attributes) or match its [`function`](BuiltinId::function),
+/// never its name.
+pub use clift_builtins::signatures::{BuiltinId, Function as BuiltinFunction};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvertKind {
     /// Arithmetic conversion of each lane to the target's element type (C's conversion for
@@ -363,10 +368,10 @@ pub enum ExprKind {
         func: FuncId,
         args: Vec<Expr>,
     },
-    /// A builtin function, by name, with arguments converted to the chosen overload's
-    /// parameter types.
+    /// A builtin function, resolved to its id (whose attributes say what it does), with
+    /// arguments converted to the chosen overload's parameter types.
     Builtin {
-        name: Arc<str>,
+        id: BuiltinId,
         args: Vec<Expr>,
     },
     /// A string literal (only as `printf`'s format or a `%s` argument): its bytes with the

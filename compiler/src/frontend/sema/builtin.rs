@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use clift_builtins::signatures::{self, Signature};
+use clift_builtins::signatures::{self, BuiltinId, Signature};
 use clift_builtins::types::{BType, Space};
 
 use super::super::ast;
@@ -63,11 +63,16 @@ fn as_target(name: &str) -> Option<Type> {
 /// becomes that one, so that no later pass needs to know the alias. OpenCL C 2.0's
 /// `get_enqueued_local_size` is `get_local_size` where every work-group is uniform, as in
 /// 1.2.
-fn canonical_name(name: &Arc<str>) -> Arc<str> {
-    match &**name {
-        "get_enqueued_local_size" => "get_local_size".into(),
-        _ => Arc::clone(name),
+fn canonical_name(name: &str) -> &str {
+    match name {
+        "get_enqueued_local_size" => "get_local_size",
+        _ => name,
     }
+}
+
+/// The id the typed tree calls a builtin by (every name that resolves has one).
+fn builtin_id(name: &str) -> Option<BuiltinId> {
+    BuiltinId::lookup(canonical_name(name))
 }
 
 /// The type a table type stands for.
@@ -326,7 +331,7 @@ impl Analyzer<'_> {
                 self.check_image_access(name, &converted, span)?;
                 Some(Expr {
                     kind: ExprKind::Builtin {
-                        name: canonical_name(name),
+                        id: builtin_id(name)?,
                         args: converted,
                     },
                     ty: from_btype(&sig.ret),
@@ -658,7 +663,7 @@ impl Analyzer<'_> {
         let ty = Type::Vector(values[0].ty.element()?, values[want - 1].ty.lanes());
         Some(Expr {
             kind: ExprKind::Builtin {
-                name: name.into(),
+                id: builtin_id(name)?,
                 args: values,
             },
             ty,
@@ -689,7 +694,7 @@ impl Analyzer<'_> {
         }
         Some(Expr {
             kind: ExprKind::Builtin {
-                name: "printf".into(),
+                id: builtin_id("printf")?,
                 args: values,
             },
             ty: Type::int(),

@@ -17,18 +17,18 @@ use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
 use super::Analyzer;
 
 /// Whether `name` is a builtin function (user code may not redefine it): a name of the
-/// signature table, or a conversion the rules name. A name that only starts like one
+/// signature table or one it resolves by rule (`shuffle`, `shuffle2`, `printf`: each has a
+/// `BuiltinId`), or a conversion the rules name. A name that only starts like one
 /// (`convert_float8_to_int8_rtz`, `as_bytes`) is the user's to take, as in clang, whose
 /// builtins are the declarations of opencl-c.h.
 pub(super) fn is_builtin(name: &str) -> bool {
-    !signatures::overloads(name).is_empty()
+    BuiltinId::lookup(name).is_some()
         || name
             .strip_prefix("convert_")
             .is_some_and(|r| convert_target(r).is_some())
         || name
             .strip_prefix("as_")
             .is_some_and(|r| as_target(r).is_some())
-        || matches!(name, "shuffle" | "shuffle2" | "printf")
 }
 
 /// What `convert_<rest>` converts to: `<type>[_sat][_rte|_rtz|_rtp|_rtn]` (6.2.3), with a

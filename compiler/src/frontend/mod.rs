@@ -116,3 +116,44 @@ pub fn check(
     };
     run(name, text, options, Until::Sema)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_until(until: Until) -> Checked {
+        let (pp, sema) = (
+            preprocess::PreprocessOptions::default(),
+            sema::Options::default(),
+        );
+        let options = Options {
+            preprocess: &pp,
+            sema: &sema,
+            suppress_warnings: false,
+            warnings_are_errors: false,
+        };
+        run(
+            "p.cl",
+            "kernel void k(global int *o) { o[0] = 1; }",
+            options,
+            until,
+        )
+    }
+
+    #[test]
+    fn the_pipeline_stops_after_the_stage_asked_for() {
+        let stages = |c: &Checked| c.stage_times.iter().map(|(s, _)| *s).collect::<Vec<_>>();
+        let tokens = run_until(Until::Preprocess);
+        assert_eq!(stages(&tokens), ["preprocess"]);
+        assert!(tokens.tokens.len() > 10 && tokens.unit.is_none());
+        assert!(tokens.program.functions.is_empty());
+        let parsed = run_until(Until::Parse);
+        assert_eq!(stages(&parsed), ["preprocess", "parse"]);
+        assert_eq!(parsed.unit.as_ref().map(|u| u.items.len()), Some(1));
+        let typed = run_until(Until::Sema);
+        assert_eq!(stages(&typed), ["preprocess", "parse", "sema"]);
+        assert!(typed.unit.is_none());
+        assert_eq!(typed.program.kernels().count(), 1);
+        assert_eq!(typed.log(), "");
+    }
+}

@@ -1,8 +1,10 @@
 //! The OpenCL C 1.2 builtin library of clift.
 //!
 //! - [`signatures`]: every builtin function's overloads, generated from one table written
-//!   in the specification's own notation (`gentype`, `intn`, ...). The compiler resolves
-//!   builtin calls against it; nothing else lists builtins by hand.
+//!   in the specification's own notation (`gentype`, `intn`, ...), with each builtin's
+//!   attributes (pure, reads or writes memory, work-item query, synchronizes, varying). The
+//!   compiler resolves builtin calls against it to a `BuiltinId`; nothing else lists
+//!   builtins by hand.
 //! - [`types`]: the scalar types shared with the compiler and the type language of that table.
 //! - [`convert`], [`half`], [`integer`]: `convert_*` (6.2.3), the half conversions of
 //!   `vload_half`/`vstore_half` (6.12.7) and the integer functions (6.12.3): the `extern "C"`

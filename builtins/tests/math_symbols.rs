@@ -23,6 +23,7 @@ fn math_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = section
         .lines()
         .skip(1)
+        .filter(|line| !line.starts_with('@'))
         .filter_map(|line| {
             let head = line.split('(').next()?.trim();
             head.rsplit(' ').next().filter(|n| !n.is_empty())

@@ -4,7 +4,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use clift_compiler::build::BuildOptions;
-use clift_compiler::frontend::{self, diag::Diagnostics, source::SourceMap, token::TokenKind};
+use clift_compiler::frontend::{self, Until, token::TokenKind};
 use clift_compiler::kernel::KernelCode;
 use khronos_headers::*;
 
@@ -22,33 +22,37 @@ pub fn frontend_stage(
     if matches!(stage, Stage::Clif | Stage::Asm) {
         return None;
     }
-    let mut sources = SourceMap::new();
-    let main = sources.add(name, text);
-    let mut diags = Diagnostics::new();
-    let tokens =
-        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
-    if stage == Stage::Tokens {
-        let mut out = String::new();
-        for t in tokens.iter().take_while(|t| t.kind != TokenKind::Eof) {
-            let at = sources.locate(t.site.file, t.site.start);
-            let _ = writeln!(
-                out,
-                "{}:{}:{}\t{}\t{}",
-                at.name,
-                at.line,
-                at.column,
-                token_kind(t.kind),
-                t.text
-            );
+    let until = match stage {
+        Stage::Tokens => Until::Preprocess,
+        Stage::Ast => Until::Parse,
+        _ => Until::Sema,
+    };
+    let checked = frontend::run(name, text, options.frontend(), until);
+    match (stage, &checked.unit) {
+        (Stage::Tokens, _) => {
+            let mut out = String::new();
+            for t in checked
+                .tokens
+                .iter()
+                .take_while(|t| t.kind != TokenKind::Eof)
+            {
+                let at = checked.sources.locate(t.site.file, t.site.start);
+                let _ = writeln!(
+                    out,
+                    "{}:{}:{}\t{}\t{}",
+                    at.name,
+                    at.line,
+                    at.column,
+                    token_kind(t.kind),
+                    t.text
+                );
+            }
+            Some(out)
         }
-        return Some(out);
+        (Stage::Ast, Some(unit)) => Some(frontend::parse::dump(unit)),
+        _ => (!checked.diagnostics.has_errors())
+            .then(|| frontend::tir_print::print(&checked.program)),
     }
-    let unit = frontend::parse::parse(&tokens, &mut diags);
-    if stage == Stage::Ast {
-        return Some(frontend::parse::dump(&unit));
-    }
-    let program = frontend::sema::analyze(&unit, &options.sema, &mut diags);
-    (!diags.has_errors()).then(|| frontend::tir_print::print(&program))
 }
 
 fn token_kind(kind: TokenKind) -> &'static str {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::codegen::{self, CodegenOptions};
-use crate::frontend::{self, preprocess::PreprocessOptions, sema};
+use crate::frontend::{self, Until, preprocess::PreprocessOptions, sema};
 use crate::kernel::KernelCode;
 
 /// Everything a build needs besides the source.
@@ -28,97 +28,61 @@ pub struct Built {
     pub stage_times: Vec<(&'static str, std::time::Duration)>,
 }
 
-/// The time of each stage of a build.
-struct StageClock {
-    last: std::time::Instant,
-    laps: Vec<(&'static str, std::time::Duration)>,
-}
-
-impl StageClock {
-    fn start() -> StageClock {
-        StageClock {
-            last: std::time::Instant::now(),
-            laps: Vec::with_capacity(4),
+impl BuildOptions {
+    /// The options of the frontend's stages ([`frontend::run`]).
+    pub fn frontend(&self) -> frontend::Options<'_> {
+        frontend::Options {
+            preprocess: &self.preprocess,
+            sema: &self.sema,
+            suppress_warnings: self.suppress_warnings,
+            warnings_are_errors: self.warnings_are_errors,
         }
     }
-
-    /// Records the time since the previous lap as `stage`'s.
-    fn lap(&mut self, stage: &'static str) {
-        let now = std::time::Instant::now();
-        self.laps.push((stage, now - self.last));
-        self.last = now;
-    }
-}
-
-/// `CLIFT_DUMP_TIR`: print each build's typed tree (what code generation starts from) to
-/// stderr.
-fn dump_tir() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    codegen::env_flag("CLIFT_DUMP_TIR", &ON)
 }
 
 /// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
 pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, String> {
-    let mut sources = frontend::source::SourceMap::new();
-    let main = sources.add(name, source);
-    let mut diags = frontend::diag::Diagnostics::new();
-    diags.suppress_warnings = options.suppress_warnings;
-    diags.warnings_are_errors = options.warnings_are_errors;
-    let mut clock = StageClock::start();
-    let tokens =
-        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
-    clock.lap("preprocess");
-    let unit = frontend::parse::parse(&tokens, &mut diags);
-    clock.lap("parse");
-    let program = sema::analyze(&unit, &options.sema, &mut diags);
-    clock.lap("sema");
-    if !diags.has_errors() {
-        for u in codegen::link::unresolved(&program) {
-            diags.error(u.span, u.message());
-            diags.note(u.declared, format!("'{}' is declared here", u.name));
+    let mut checked = frontend::run(name, source, options.frontend(), Until::Sema);
+    if !checked.diagnostics.has_errors() {
+        for u in codegen::link::unresolved(&checked.program) {
+            checked.diagnostics.error(u.span, u.message());
+            checked
+                .diagnostics
+                .note(u.declared, format!("'{}' is declared here", u.name));
         }
     }
-    let log = diags.render(&sources);
-    if diags.has_errors() {
+    let log = checked.log();
+    if checked.diagnostics.has_errors() {
         return Err(log);
     }
-    if dump_tir() {
-        eprintln!(
-            "; clift: typed tree of {name}\n{}",
-            frontend::tir_print::print(&program)
-        );
-    }
-    let compiled = codegen::compile(&program, &options.codegen);
-    clock.lap("codegen");
+    codegen::dump::tree("sema", &checked.program);
+    let start = std::time::Instant::now();
+    let compiled = codegen::compile(&checked.program, &options.codegen);
+    let mut stage_times = checked.stage_times;
+    stage_times.push(("codegen", start.elapsed()));
     match compiled {
         Ok(kernels) => Ok(Built {
             kernels: kernels.into_iter().map(Arc::new).collect(),
             log,
-            preprocessed: render(&tokens),
-            stage_times: clock.laps,
+            preprocessed: render(&checked.tokens),
+            stage_times,
         }),
         Err(e) => Err(format!("{log}{name}: error: {e}\n")),
     }
 }
 
 /// The typed tree of `source` (what code generation starts from), for analyses and their
-/// tests. On failure, the error is the build log.
+/// tests. On failure (with `-Werror`, a warning too), the error is the build log.
 pub fn typed_tree(
     name: &str,
     source: &str,
     options: &BuildOptions,
 ) -> Result<frontend::tir::Program, String> {
-    let mut sources = frontend::source::SourceMap::new();
-    let main = sources.add(name, source);
-    let mut diags = frontend::diag::Diagnostics::new();
-    let tokens =
-        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
-    let unit = frontend::parse::parse(&tokens, &mut diags);
-    let program = sema::analyze(&unit, &options.sema, &mut diags);
-    if diags.has_errors() {
-        return Err(diags.render(&sources));
+    let checked = frontend::run(name, source, options.frontend(), Until::Sema);
+    if checked.diagnostics.has_errors() {
+        return Err(checked.log());
     }
-    Ok(program)
+    Ok(checked.program)
 }
 
 /// `clCompileProgram`: checks `source` as a build would (preprocessing with the options
@@ -130,20 +94,12 @@ pub fn compile_object(
     source: &str,
     options: &BuildOptions,
 ) -> Result<(String, String), String> {
-    let mut sources = frontend::source::SourceMap::new();
-    let main = sources.add(name, source);
-    let mut diags = frontend::diag::Diagnostics::new();
-    diags.suppress_warnings = options.suppress_warnings;
-    diags.warnings_are_errors = options.warnings_are_errors;
-    let tokens =
-        frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
-    let unit = frontend::parse::parse(&tokens, &mut diags);
-    let _ = sema::analyze(&unit, &options.sema, &mut diags);
-    let log = diags.render(&sources);
-    if diags.has_errors() {
+    let checked = frontend::run(name, source, options.frontend(), Until::Sema);
+    let log = checked.log();
+    if checked.diagnostics.has_errors() {
         return Err(log);
     }
-    Ok((render(&tokens), log))
+    Ok((render(&checked.tokens), log))
 }
 
 /// Preprocessed tokens back to source text: one line per original line start, pragmas as
@@ -171,4 +127,49 @@ fn render(tokens: &[frontend::token::Token]) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel whose only diagnostic is a warning.
+    const WARNS: &str = "kernel void k(global float *o, float8 a) { o[0] = a.x; }";
+
+    fn options(suppress_warnings: bool, warnings_are_errors: bool) -> BuildOptions {
+        BuildOptions {
+            suppress_warnings,
+            warnings_are_errors,
+            ..BuildOptions::default()
+        }
+    }
+
+    #[test]
+    fn typed_tree_honours_werror_and_w() {
+        assert!(typed_tree("w.cl", WARNS, &options(false, false)).is_ok());
+        let log = typed_tree("w.cl", WARNS, &options(false, true))
+            .err()
+            .unwrap();
+        assert!(
+            log.contains("w.cl:1:53: error: vector component name 'x' on a vector of 8 elements"),
+            "{log}"
+        );
+        // -w drops the warning before -Werror could make it an error.
+        assert!(typed_tree("w.cl", WARNS, &options(true, true)).is_ok());
+    }
+
+    #[test]
+    fn every_entry_sees_the_same_diagnostics() {
+        let (_, log) = compile_object("w.cl", WARNS, &options(false, false)).unwrap();
+        assert!(
+            log.contains("w.cl:1:53: warning: vector component name"),
+            "{log}"
+        );
+        let (_, quiet) = compile_object("w.cl", WARNS, &options(true, false)).unwrap();
+        assert_eq!(quiet, "");
+        let strict = compile_object("w.cl", WARNS, &options(false, true))
+            .err()
+            .unwrap();
+        assert!(strict.contains("w.cl:1:53: error:"), "{strict}");
+    }
 }

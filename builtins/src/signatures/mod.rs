@@ -2,14 +2,19 @@
 //!
 //! The table is written once, in the specification's notation; this module instantiates each
 //! line over its family of types, vector widths, rounding suffixes and address spaces, and
-//! files every concrete overload under its name. The compiler's overload resolution and the
-//! tests both read the same expansion.
+//! files every concrete overload under its name, with the builtin's id and attributes
+//! ([`builtin`]). The compiler's overload resolution and the tests both read the same
+//! expansion.
 
+pub mod builtin;
 mod table;
+
+pub use builtin::{Attributes, Builtin, BuiltinId, Function};
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::convert::Rounding;
 use crate::types::{BType, Scalar, Space};
 
 /// The extensions an overload needs before a program may call it.
@@ -33,33 +38,104 @@ pub struct Signature {
 
 /// The overloads of the builtin called `name` (empty when there is no such builtin).
 pub fn overloads(name: &str) -> &'static [Signature] {
-    expanded().get(name).map_or(&[], Vec::as_slice)
+    BuiltinId::lookup(name).map_or(&[], overloads_of)
+}
+
+/// The overloads of a builtin (empty for those resolved by rule, such as `printf`).
+pub fn overloads_of(id: BuiltinId) -> &'static [Signature] {
+    &expanded().overloads[id.0 as usize]
 }
 
 /// Every builtin name in the table.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    expanded().keys().map(String::as_str)
+    let e = expanded();
+    e.builtins
+        .iter()
+        .zip(&e.overloads)
+        .filter(|(_, o)| !o.is_empty())
+        .map(|(b, _)| b.name.as_str())
 }
 
-fn expanded() -> &'static HashMap<String, Vec<Signature>> {
-    static EXPANDED: OnceLock<HashMap<String, Vec<Signature>>> = OnceLock::new();
-    EXPANDED.get_or_init(|| {
-        let mut map: HashMap<String, Vec<Signature>> = HashMap::new();
-        for line in table::TABLE.lines().map(str::trim) {
-            if line.is_empty() || line.starts_with('#') {
-                continue;
+/// The table, expanded: every builtin name with its id, what the id stands for, and its
+/// overloads (indexed by id).
+struct Expanded {
+    ids: HashMap<String, BuiltinId>,
+    builtins: Vec<Builtin>,
+    overloads: Vec<Vec<Signature>>,
+}
+
+impl Expanded {
+    /// The id of `name`, added with `builtin` if it is new; an error if the name was seen
+    /// with other attributes.
+    fn add(&mut self, builtin: Builtin) -> Result<BuiltinId, String> {
+        if let Some(&id) = self.ids.get(&builtin.name) {
+            let known = &self.builtins[id.0 as usize];
+            if known.attributes != builtin.attributes {
+                return Err(format!("'{}' with two sets of attributes", builtin.name));
             }
-            let pattern =
-                Pattern::parse(line).unwrap_or_else(|e| panic!("builtin table: {e}: {line}"));
-            for (name, signature) in pattern.instantiate() {
-                let list = map.entry(name).or_default();
-                if !list.contains(&signature) {
-                    list.push(signature);
-                }
+            return Ok(id);
+        }
+        let id = BuiltinId(u16::try_from(self.builtins.len()).map_err(|_| "too many builtins")?);
+        self.ids.insert(builtin.name.clone(), id);
+        self.builtins.push(builtin);
+        self.overloads.push(Vec::new());
+        Ok(id)
+    }
+}
+
+fn expanded() -> &'static Expanded {
+    static EXPANDED: OnceLock<Expanded> = OnceLock::new();
+    EXPANDED.get_or_init(|| expand().unwrap_or_else(|e| panic!("builtin table: {e}")))
+}
+
+fn expand() -> Result<Expanded, String> {
+    let mut e = Expanded {
+        ids: HashMap::new(),
+        builtins: Vec::new(),
+        overloads: Vec::new(),
+    };
+    let mut attributes = None;
+    for line in table::TABLE.lines().map(str::trim) {
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('#') {
+            // A comment or a section: what follows states its attributes again.
+            attributes = None;
+            continue;
+        }
+        if let Some(words) = line.strip_prefix('@') {
+            attributes = Some(Attributes::parse(words).map_err(|m| format!("{m}: {line}"))?);
+            continue;
+        }
+        let attributes = attributes.ok_or_else(|| format!("no attributes above: {line}"))?;
+        let pattern = Pattern::parse(line).map_err(|m| format!("{m}: {line}"))?;
+        let function = Function::from_name(&pattern.name.replace("{N}", "").replace("{R}", ""))
+            .ok_or_else(|| format!("no Function for: {line}"))?;
+        for (name, signature, width, rounding) in pattern.instantiate() {
+            let id = e.add(Builtin {
+                name,
+                function,
+                width,
+                rounding,
+                attributes,
+            })?;
+            let list = &mut e.overloads[id.0 as usize];
+            if !list.contains(&signature) {
+                list.push(signature);
             }
         }
-        map
-    })
+    }
+    for (function, words) in builtin::BY_RULE {
+        e.add(Builtin {
+            name: function.name().to_string(),
+            function,
+            width: None,
+            rounding: Rounding::Default,
+            attributes: Attributes::parse(words)?,
+        })?;
+    }
+    Ok(e)
 }
 
 const WIDTHS: [u8; 5] = [2, 3, 4, 8, 16];
@@ -175,8 +251,8 @@ impl Pattern {
         })
     }
 
-    /// Every concrete overload of the line, with its name.
-    fn instantiate(&self) -> Vec<(String, Signature)> {
+    /// Every concrete overload of the line, with its name, its `{N}` and its `{R}`.
+    fn instantiate(&self) -> Vec<(String, Signature, Option<u8>, Rounding)> {
         let (elements, lanes) = self
             .family
             .as_deref()
@@ -238,6 +314,9 @@ impl Pattern {
                             let params: Vec<BType> =
                                 self.params.iter().map(|p| resolve(p, b)).collect();
                             let requires = requirements(&name, &ret, &params);
+                            let width = self.name.contains("{N}").then_some(n);
+                            let rounding =
+                                Rounding::from_suffix(rounding).unwrap_or(Rounding::Default);
                             out.push((
                                 name,
                                 Signature {
@@ -245,6 +324,8 @@ impl Pattern {
                                     params,
                                     requires,
                                 },
+                                width,
+                                rounding,
                             ));
                         }
                     }

@@ -18,24 +18,37 @@
 //!   `private`, `constant`, or `anyspace` (global, local, private) or `anyread` (those and
 //!   constant).
 //!
+//! - Attributes: a line `@ <word> ...` gives the lines below it (up to the next `@` line or
+//!   section) their [`Attributes`](super::Attributes): `pure`, `reads`, `writes`, `query`
+//!   (a work-item function), `sync` (orders memory), `group` (a work-group synchronization
+//!   point), `varying` (differs per work-item for equal arguments), `vector`. A line with no
+//!   `@` line above it in its section is an error: a new builtin's author says what it is.
+//!
 //! Conversions (`convert_*`, `as_*`), `vec_step`, `shuffle`, `shuffle2` and `printf` follow
 //! rules rather than a list and are resolved by the compiler itself.
 
 pub const TABLE: &str = r#"
 # 6.12.1 Work-item functions
+@ pure query
 uint get_work_dim()
 size_t get_global_size(uint)
+@ pure query varying
 size_t get_global_id(uint)
+@ pure query
 size_t get_local_size(uint)
+@ pure query varying
 size_t get_local_id(uint)
+@ pure query
 size_t get_num_groups(uint)
 size_t get_group_id(uint)
 size_t get_global_offset(uint)
 # OpenCL C 2.0's, which clang-based 1.2 drivers (PoCL) provide too and the CTS calls on 1.2
 # devices: without non-uniform work-groups it is get_local_size.
+@ pure query
 size_t get_enqueued_local_size(uint)
 
 # 6.12.2 Math functions
+@ pure
 F acos(F)
 F acosh(F)
 F acospi(F)
@@ -68,14 +81,18 @@ Fn fmax(Fn, S)
 F fmin(F, F)
 Fn fmin(Fn, S)
 F fmod(F, F)
+@ writes
 F fract(F, anyspace F*)
 F frexp(F, anyspace iN*)
+@ pure
 F hypot(F, F)
 iN ilogb(F)
 F ldexp(F, iN)
 Fn ldexp(Fn, int)
 F lgamma(F)
+@ writes
 F lgamma_r(F, anyspace iN*)
+@ pure
 F log(F)
 F log2(F)
 F log10(F)
@@ -84,20 +101,26 @@ F logb(F)
 F mad(F, F, F)
 F maxmag(F, F)
 F minmag(F, F)
+@ writes
 F modf(F, anyspace F*)
+@ pure
 F nan(Ku)
 F nextafter(F, F)
 F pow(F, F)
 F pown(F, iN)
 F powr(F, F)
 F remainder(F, F)
+@ writes
 F remquo(F, F, anyspace iN*)
+@ pure
 F rint(F)
 F rootn(F, iN)
 F round(F)
 F rsqrt(F)
 F sin(F)
+@ writes
 F sincos(F, anyspace F*)
+@ pure
 F sinh(F)
 F sinpi(F)
 F sqrt(F)
@@ -136,6 +159,7 @@ Ff native_sqrt(Ff)
 Ff native_tan(Ff)
 
 # 6.12.3 Integer functions
+@ pure
 U abs(I)
 U abs_diff(I, I)
 I add_sat(I, I)
@@ -145,6 +169,7 @@ I clamp(I, I, I)
 In clamp(In, S, S)
 I clz(I)
 # OpenCL C 2.0's ctz, provided for 1.2 as PoCL does (the CTS's integer_ctz calls it).
+@ pure
 I ctz(I)
 I mad_hi(I, I, I)
 I mad_sat(I, I, I)
@@ -161,6 +186,7 @@ I32 mad24(I32, I32, I32)
 I32 mul24(I32, I32)
 
 # 6.12.4 Common functions
+@ pure
 F clamp(F, F, F)
 Fn clamp(Fn, S, S)
 F degrees(F)
@@ -178,6 +204,7 @@ Fn smoothstep(S, S, Fn)
 F sign(F)
 
 # 6.12.5 Geometric functions
+@ pure
 float4 cross(float4, float4)
 float3 cross(float3, float3)
 double4 cross(double4, double4)
@@ -193,6 +220,7 @@ float fast_length(F4f)
 F4f fast_normalize(F4f)
 
 # 6.12.6 Relational functions
+@ pure
 R isequal(F, F)
 R isnotequal(F, F)
 R isgreater(F, F)
@@ -214,33 +242,45 @@ G select(G, G, K)
 G select(G, G, Ku)
 
 # 6.12.7 Vector data load and store functions
+@ reads
 Sv{N} vload{N}(size_t, const anyread Sv*)
+@ writes
 void vstore{N}(Sv{N}, size_t, anyspace Sv*)
+@ reads
 float vload_half(size_t, const anyread half*)
 float{N} vload_half{N}(size_t, const anyread half*)
+@ writes
 void vstore_half{R}(float, size_t, anyspace half*)
 void vstore_half{R}(double, size_t, anyspace half*)
 void vstore_half{N}{R}(float{N}, size_t, anyspace half*)
 void vstore_half{N}{R}(double{N}, size_t, anyspace half*)
+@ reads
 float{N} vloada_half{N}(size_t, const anyread half*)
+@ writes
 void vstorea_half{N}{R}(float{N}, size_t, anyspace half*)
 void vstorea_half{N}{R}(double{N}, size_t, anyspace half*)
 
 # 6.12.8 Synchronization functions, 6.12.9 Explicit memory fence functions
+@ sync group reads writes
 void barrier(uint)
+@ sync reads writes
 void mem_fence(uint)
 void read_mem_fence(uint)
 void write_mem_fence(uint)
 
 # 6.12.10 Async copies and prefetch
+@ reads writes
 event_t async_work_group_copy(local G*, const global G*, size_t, event_t)
 event_t async_work_group_copy(global G*, const local G*, size_t, event_t)
 event_t async_work_group_strided_copy(local G*, const global G*, size_t, size_t, event_t)
 event_t async_work_group_strided_copy(global G*, const local G*, size_t, size_t, event_t)
+@ sync group reads writes
 void wait_group_events(int, private event_t*)
+@ reads
 void prefetch(const global G*, size_t)
 
 # 6.12.11 Atomic functions (and the atom_* names of the 1.0 extensions)
+@ reads writes varying
 A32 atomic_add(volatile global A32*, A32)
 A32 atomic_add(volatile local A32*, A32)
 A32 atomic_sub(volatile global A32*, A32)
@@ -311,6 +351,7 @@ A64 atom_xor(volatile global A64*, A64)
 A64 atom_xor(volatile local A64*, A64)
 
 # 6.12.14 Image read and write functions (sampled reads, sampler-less reads, writes)
+@ reads
 float4 read_imagef(image1d_t, sampler_t, int)
 float4 read_imagef(image1d_t, sampler_t, float)
 float4 read_imagef(image1d_array_t, sampler_t, int2)
@@ -327,12 +368,14 @@ float4 read_imagef(image2d_t, int2)
 float4 read_imagef(image2d_array_t, int4)
 float4 read_imagef(image3d_t, int4)
 float4 read_imagef(image1d_buffer_t, int)
+@ writes
 void write_imagef(image1d_t, int, float4)
 void write_imagef(image1d_array_t, int2, float4)
 void write_imagef(image2d_t, int2, float4)
 void write_imagef(image2d_array_t, int4, float4)
 void write_imagef(image3d_t, int4, float4)
 void write_imagef(image1d_buffer_t, int, float4)
+@ reads
 int4 read_imagei(image1d_t, sampler_t, int)
 int4 read_imagei(image1d_t, sampler_t, float)
 int4 read_imagei(image1d_array_t, sampler_t, int2)
@@ -349,12 +392,14 @@ int4 read_imagei(image2d_t, int2)
 int4 read_imagei(image2d_array_t, int4)
 int4 read_imagei(image3d_t, int4)
 int4 read_imagei(image1d_buffer_t, int)
+@ writes
 void write_imagei(image1d_t, int, int4)
 void write_imagei(image1d_array_t, int2, int4)
 void write_imagei(image2d_t, int2, int4)
 void write_imagei(image2d_array_t, int4, int4)
 void write_imagei(image3d_t, int4, int4)
 void write_imagei(image1d_buffer_t, int, int4)
+@ reads
 uint4 read_imageui(image1d_t, sampler_t, int)
 uint4 read_imageui(image1d_t, sampler_t, float)
 uint4 read_imageui(image1d_array_t, sampler_t, int2)
@@ -371,6 +416,7 @@ uint4 read_imageui(image2d_t, int2)
 uint4 read_imageui(image2d_array_t, int4)
 uint4 read_imageui(image3d_t, int4)
 uint4 read_imageui(image1d_buffer_t, int)
+@ writes
 void write_imageui(image1d_t, int, uint4)
 void write_imageui(image1d_array_t, int2, uint4)
 void write_imageui(image2d_t, int2, uint4)
@@ -379,6 +425,7 @@ void write_imageui(image3d_t, int4, uint4)
 void write_imageui(image1d_buffer_t, int, uint4)
 
 # 6.12.14.5 Image query functions
+@ pure
 int get_image_width(image1d_t)
 int get_image_width(image1d_buffer_t)
 int get_image_width(image1d_array_t)

@@ -166,3 +166,100 @@ fn double_and_half_overloads_are_marked() {
         .unwrap();
     assert_eq!(f.requires, Requires::default());
 }
+
+#[test]
+fn every_builtin_has_an_id_a_function_and_consistent_attributes() {
+    let mut count = 0;
+    for id in BuiltinId::all() {
+        count += 1;
+        let b = id.builtin();
+        assert_eq!(BuiltinId::lookup(&b.name), Some(id));
+        assert_eq!(id.name(), b.name);
+        let a = id.attributes();
+        assert_eq!(a.check(), Ok(()), "{}", b.name);
+        if a.writes_memory || a.reads_memory || a.synchronizes {
+            assert!(!a.pure, "{} touches memory but is pure", b.name);
+        }
+        if a.work_item_query {
+            assert!(b.name.starts_with("get_"), "{}", b.name);
+        }
+        assert!(!a.vector_form, "{}: no vector forms yet", b.name);
+        assert!(
+            b.name.starts_with(b.function.name()),
+            "{} is not an instance of {}",
+            b.name,
+            b.function.name()
+        );
+    }
+    assert_eq!(count, BuiltinId::all().count());
+    // Every function of the enum is in the table or resolved by rule.
+    for f in Function::ALL {
+        assert!(
+            BuiltinId::all().any(|id| id.function() == *f),
+            "{} has no builtin",
+            f.name()
+        );
+    }
+}
+
+#[test]
+fn attributes_as_the_specification_describes_them() {
+    let attrs = |name: &str| BuiltinId::lookup(name).unwrap().attributes();
+    let sin = attrs("sin");
+    assert!(sin.pure && !sin.varying && sin.uniform_with_uniform_arguments());
+    let fract = attrs("fract");
+    assert!(fract.writes_memory && !fract.pure && !fract.uniform_with_uniform_arguments());
+    let barrier = attrs("barrier");
+    assert!(barrier.synchronizes && barrier.group_barrier && !barrier.pure);
+    let fence = attrs("mem_fence");
+    assert!(fence.synchronizes && !fence.group_barrier);
+    assert!(attrs("wait_group_events").group_barrier);
+    let lid = attrs("get_local_id");
+    assert!(lid.work_item_query && lid.pure && lid.varying);
+    let size = attrs("get_local_size");
+    assert!(size.work_item_query && size.uniform_with_uniform_arguments());
+    assert!(attrs("atomic_add").varying && attrs("atom_inc").writes_memory);
+    assert!(attrs("vload4").reads_memory && attrs("vstorea_half8_rtn").writes_memory);
+    assert!(attrs("read_imagef").reads_memory && attrs("write_imageui").writes_memory);
+    assert!(attrs("get_image_width").uniform_with_uniform_arguments());
+    assert!(attrs("printf").writes_memory && attrs("shuffle2").pure);
+}
+
+#[test]
+fn a_builtin_without_attributes_is_varying() {
+    // What a builtin gets when nothing says what it is: never uniform, and it fails the
+    // table's own check (the table cannot hold one).
+    let unknown = Attributes::default();
+    assert!(!unknown.uniform_with_uniform_arguments());
+    assert!(unknown.check().is_err());
+    let side_effect = Attributes {
+        writes_memory: true,
+        ..Attributes::default()
+    };
+    assert!(!side_effect.uniform_with_uniform_arguments());
+    assert!(Attributes::parse("pure writes").is_err());
+    assert!(Attributes::parse("shiny").is_err());
+}
+
+#[test]
+fn names_carry_their_width_and_rounding() {
+    let id = BuiltinId::lookup("vstore_half4_rtz").unwrap();
+    assert_eq!(id.function(), Function::VstoreHalf);
+    assert_eq!(id.builtin().width, Some(4));
+    assert_eq!(id.builtin().rounding, Rounding::Rtz);
+    let id = BuiltinId::lookup("vstore_half").unwrap();
+    assert_eq!(
+        (id.builtin().width, id.builtin().rounding),
+        (None, Rounding::Default)
+    );
+    assert_eq!(
+        BuiltinId::lookup("vload16").unwrap().builtin().width,
+        Some(16)
+    );
+    assert_eq!(
+        BuiltinId::lookup("printf").unwrap().function(),
+        Function::Printf
+    );
+    assert!(overloads_of(BuiltinId::lookup("printf").unwrap()).is_empty());
+    assert_eq!(BuiltinId::lookup("no_such_builtin"), None);
+}

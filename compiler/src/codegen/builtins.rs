@@ -8,7 +8,7 @@ use cranelift_codegen::ir::{self, AtomicRmwOp, InstBuilder, MemFlagsData, Value,
 use super::func::{Lanes, Lower, Result, constant_dimension, invariant, unsupported};
 use super::item_context;
 use super::ops::{clif_type, lane_types, mask, uextend_to};
-use crate::frontend::tir::Expr;
+use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr, Rounding};
 use crate::frontend::types::{Scalar, Type};
 use crate::kernel::WorkGroup;
 
@@ -30,12 +30,9 @@ fn float_suffix(s: Scalar) -> &'static str {
     if s == Scalar::Double { "f64" } else { "f32" }
 }
 
-/// Math functions with a pointer output parameter (written lane by lane).
-const POINTER_OUT: [&str; 6] = ["fract", "frexp", "modf", "sincos", "remquo", "lgamma_r"];
-
 impl Lower<'_, '_> {
-    pub(super) fn builtin(&mut self, name: &str, args: &[Expr], ret: &Type) -> Result<Lanes> {
-        let lanes = self.builtin_lanes(name, args, ret)?;
+    pub(super) fn builtin(&mut self, id: BuiltinId, args: &[Expr], ret: &Type) -> Result<Lanes> {
+        let lanes = self.builtin_lanes(id, args, ret)?;
         if ret.element() == Some(Scalar::Half) {
             // half results (cl_khr_fp16) are computed in float: rounded once here (a no-op
             // for the exact ones, such as loads and fabs).
@@ -44,36 +41,51 @@ impl Lower<'_, '_> {
         Ok(lanes)
     }
 
-    fn builtin_lanes(&mut self, name: &str, args: &[Expr], ret: &Type) -> Result<Lanes> {
-        if let Some(v) = self.work_item_function(name, args)? {
-            return Ok(v);
+    fn builtin_lanes(&mut self, id: BuiltinId, args: &[Expr], ret: &Type) -> Result<Lanes> {
+        let function = id.function();
+        if id.attributes().work_item_query {
+            return self.work_item_function(function, args);
         }
         let values: Vec<Lanes> = args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
         let arg_ty = |i: usize| args.get(i).map(|a| a.ty.clone()).unwrap_or(Type::Void);
         let elem = arg_ty(0).element().unwrap_or(Scalar::Int);
-        match name {
-            "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+        match function {
+            F::MemFence | F::ReadMemFence | F::WriteMemFence => {
                 self.b.ins().fence();
                 return Ok(Vec::new());
             }
-            n if n.starts_with("atomic_") || n.starts_with("atom_") => {
-                return self.atomic(n, &values, args);
+            f if atomic_op(f).is_some() => return self.atomic(f, &values, args),
+            F::Vload
+            | F::Vstore
+            | F::VloadHalf
+            | F::VstoreHalf
+            | F::VloadaHalf
+            | F::VstoreaHalf => {
+                return self.vector_memory(id, &values, args, ret);
             }
-            n if n.starts_with("vload") || n.starts_with("vstore") => {
-                return self.vector_memory(n, &values, args, ret);
+            F::AsyncWorkGroupCopy | F::AsyncWorkGroupStridedCopy => {
+                return self.async_copy(function, &values, args);
             }
-            "async_work_group_copy" | "async_work_group_strided_copy" => {
-                return self.async_copy(name, &values, args);
+            F::WaitGroupEvents | F::Prefetch => return Ok(Vec::new()),
+            F::Shuffle | F::Shuffle2 => return self.shuffle(&values, args, ret),
+            F::ReadImagef
+            | F::ReadImagei
+            | F::ReadImageui
+            | F::WriteImagef
+            | F::WriteImagei
+            | F::WriteImageui => {
+                return self.image_access(function, &values, args);
             }
-            "wait_group_events" | "prefetch" => return Ok(Vec::new()),
-            "shuffle" | "shuffle2" => return self.shuffle(&values, args, ret),
-            n if n.starts_with("read_image") || n.starts_with("write_image") => {
-                return self.image_access(n, &values, args);
-            }
-            n if n.starts_with("get_image_") => return Ok(self.image_query(n, &values, args)),
-            "printf" => return self.printf(&values, args),
-            "select" => return Ok(self.select(&values, &arg_ty(2))),
-            "bitselect" if elem == Scalar::Half => {
+            F::GetImageWidth
+            | F::GetImageHeight
+            | F::GetImageDepth
+            | F::GetImageChannelDataType
+            | F::GetImageChannelOrder
+            | F::GetImageDim
+            | F::GetImageArraySize => return Ok(self.image_query(function, &values, args)),
+            F::Printf => return self.printf(&values, args),
+            F::Select => return Ok(self.select(&values, &arg_ty(2))),
+            F::Bitselect if elem == Scalar::Half => {
                 // On the half's 16 bits, not on the float that holds it.
                 return (0..values[0].len())
                     .map(|l| {
@@ -85,18 +97,18 @@ impl Lower<'_, '_> {
                     })
                     .collect();
             }
-            "bitselect" => {
+            F::Bitselect => {
                 return Ok((0..values[0].len())
                     .map(|l| self.bitselect(values[0][l], values[1][l], values[2][l]))
                     .collect());
             }
-            "any" | "all" => {
+            F::Any | F::All => {
                 let mut acc = None;
                 for &x in &values[0] {
                     let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
                     acc = Some(match acc {
                         None => neg,
-                        Some(a) if name == "any" => self.b.ins().bor(a, neg),
+                        Some(a) if function == F::Any => self.b.ins().bor(a, neg),
                         Some(a) => self.b.ins().band(a, neg),
                     });
                 }
@@ -105,7 +117,7 @@ impl Lower<'_, '_> {
             }
             _ => {}
         }
-        if name == "nan" && ret.element() == Some(Scalar::Half) {
+        if function == F::Nan && ret.element() == Some(Scalar::Half) {
             // nan(ushortn) of cl_khr_fp16: a quiet half NaN carrying the low 10 bits.
             return values[0]
                 .iter()
@@ -116,24 +128,24 @@ impl Lower<'_, '_> {
                 })
                 .collect();
         }
-        if name == "nan" {
+        if function == F::Nan {
             // nan(uintn / ulongn): the argument is an integer, the result float or double.
             let elem = ret.element().unwrap_or(Scalar::Float);
-            return self.float_function(name, &values, args, ret, elem);
+            return self.float_function(id, &values, args, ret, elem);
         }
         if elem.is_float() {
-            if let Some(v) = self.relational(name, &values, ret, elem)? {
+            if let Some(v) = self.relational(function, &values, ret, elem)? {
                 return Ok(v);
             }
-            return self.float_function(name, &values, args, ret, elem);
+            return self.float_function(id, &values, args, ret, elem);
         }
-        self.integer_function(name, &values, args, ret, elem)
+        self.integer_function(id, &values, args, ret, elem)
     }
 
     /// `get_global_id(d)` and the other work-item functions (6.12.1).
-    fn work_item_function(&mut self, name: &str, args: &[Expr]) -> Result<Option<Lanes>> {
-        let field = match name {
-            "get_work_dim" => {
+    fn work_item_function(&mut self, function: F, args: &[Expr]) -> Result<Lanes> {
+        let field = match function {
+            F::GetWorkDim => {
                 let group = self.group();
                 let d = self.b.ins().load(
                     types::I32,
@@ -141,33 +153,34 @@ impl Lower<'_, '_> {
                     group,
                     WorkGroup::OFFSET_WORK_DIM,
                 );
-                return Ok(Some(vec![d]));
+                return Ok(vec![d]);
             }
-            "get_global_offset" => Some(WorkGroup::OFFSET_GLOBAL_OFFSET),
-            "get_global_size" => Some(WorkGroup::OFFSET_GLOBAL_SIZE),
-            "get_local_size" => Some(WorkGroup::OFFSET_LOCAL_SIZE),
-            "get_num_groups" => Some(WorkGroup::OFFSET_NUM_GROUPS),
-            "get_group_id" => Some(WorkGroup::OFFSET_GROUP_ID),
-            "get_local_id" | "get_global_id" => None,
-            _ => return Ok(None),
+            F::GetGlobalOffset => Some(WorkGroup::OFFSET_GLOBAL_OFFSET),
+            F::GetGlobalSize => Some(WorkGroup::OFFSET_GLOBAL_SIZE),
+            // get_enqueued_local_size is resolved to get_local_size by semantic analysis.
+            F::GetLocalSize | F::GetEnqueuedLocalSize => Some(WorkGroup::OFFSET_LOCAL_SIZE),
+            F::GetNumGroups => Some(WorkGroup::OFFSET_NUM_GROUPS),
+            F::GetGroupId => Some(WorkGroup::OFFSET_GROUP_ID),
+            F::GetLocalId | F::GetGlobalId => None,
+            other => return unsupported(format!("work-item function '{}'", other.name())),
         };
         // Dimension 0 inside a kernel's row loop: the loop's own counter.
         let dim = constant_dimension(args);
         let dim0 = dim == Some(0);
         if let (true, Some(x), None) = (dim0, self.local_x, field) {
             let lid = self.b.use_var(x);
-            if name == "get_local_id" {
-                return Ok(Some(vec![lid]));
+            if function == F::GetLocalId {
+                return Ok(vec![lid]);
             }
             if let Some(gx) = self.global_x {
-                return Ok(Some(vec![self.b.use_var(gx)]));
+                return Ok(vec![self.b.use_var(gx)]);
             }
         }
         // Read once before a row's loop.
         if let Some(d) = dim
-            && let Some(value) = self.row_constants.get(&(name, d))
+            && let Some(value) = self.row_constants.get(&(function, d))
         {
-            return Ok(Some(vec![*value]));
+            return Ok(vec![*value]);
         }
         let d = self.expr(&args[0])?[0];
         // "Valid values of dimindx are 0 to get_work_dim() - 1"; beyond, ids are 0 and sizes
@@ -187,12 +200,12 @@ impl Lower<'_, '_> {
             let addr = this.b.ins().iadd(base, byte);
             this.b.ins().load(types::I64, flags, addr, offset)
         };
-        let value = match (name, field) {
+        let value = match (function, field) {
             (_, Some(offset)) => {
                 let group = self.group();
                 read(self, group, offset)
             }
-            ("get_local_id", None) => read(self, self.item, item_context::LOCAL_ID),
+            (F::GetLocalId, None) => read(self, self.item, item_context::LOCAL_ID),
             _ => {
                 // global id = group id * local size + local id + global offset
                 let group = self.group();
@@ -206,40 +219,40 @@ impl Lower<'_, '_> {
             }
         };
         let default = if matches!(
-            name,
-            "get_global_size" | "get_local_size" | "get_num_groups"
+            function,
+            F::GetGlobalSize | F::GetLocalSize | F::GetEnqueuedLocalSize | F::GetNumGroups
         ) {
             1
         } else {
             0
         };
         let default = self.b.ins().iconst(types::I64, default);
-        Ok(Some(vec![self.b.ins().select(in_range, value, default)]))
+        Ok(vec![self.b.ins().select(in_range, value, default)])
     }
 
     /// isequal, isnan, signbit, ...: 1/0 for scalars, -1/0 masks for vectors.
     fn relational(
         &mut self,
-        name: &str,
+        function: F,
         values: &[Lanes],
         ret: &Type,
         elem: Scalar,
     ) -> Result<Option<Lanes>> {
-        let cc = match name {
-            "isequal" => Some(FloatCC::Equal),
-            "isnotequal" => Some(FloatCC::NotEqual),
-            "isgreater" => Some(FloatCC::GreaterThan),
-            "isgreaterequal" => Some(FloatCC::GreaterThanOrEqual),
-            "isless" => Some(FloatCC::LessThan),
-            "islessequal" => Some(FloatCC::LessThanOrEqual),
-            "islessgreater" => Some(FloatCC::OrderedNotEqual),
-            "isordered" => Some(FloatCC::Ordered),
-            "isunordered" => Some(FloatCC::Unordered),
+        let cc = match function {
+            F::Isequal => Some(FloatCC::Equal),
+            F::Isnotequal => Some(FloatCC::NotEqual),
+            F::Isgreater => Some(FloatCC::GreaterThan),
+            F::Isgreaterequal => Some(FloatCC::GreaterThanOrEqual),
+            F::Isless => Some(FloatCC::LessThan),
+            F::Islessequal => Some(FloatCC::LessThanOrEqual),
+            F::Islessgreater => Some(FloatCC::OrderedNotEqual),
+            F::Isordered => Some(FloatCC::Ordered),
+            F::Isunordered => Some(FloatCC::Unordered),
             _ => None,
         };
         let unary = matches!(
-            name,
-            "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit"
+            function,
+            F::Isnan | F::Isinf | F::Isfinite | F::Isnormal | F::Signbit
         );
         if cc.is_none() && !unary {
             return Ok(None);
@@ -267,9 +280,9 @@ impl Lower<'_, '_> {
                         (0xff, 23)
                     };
                     let abs = self.b.ins().fabs(x);
-                    match name {
-                        "isnan" => self.b.ins().fcmp(FloatCC::Unordered, x, x),
-                        "isinf" => {
+                    match function {
+                        F::Isnan => self.b.ins().fcmp(FloatCC::Unordered, x, x),
+                        F::Isinf => {
                             let inf = if it == types::I64 {
                                 self.b.ins().f64const(f64::INFINITY)
                             } else {
@@ -277,7 +290,7 @@ impl Lower<'_, '_> {
                             };
                             self.b.ins().fcmp(FloatCC::Equal, abs, inf)
                         }
-                        "isfinite" => {
+                        F::Isfinite => {
                             let inf = if it == types::I64 {
                                 self.b.ins().f64const(f64::INFINITY)
                             } else {
@@ -285,7 +298,7 @@ impl Lower<'_, '_> {
                             };
                             self.b.ins().fcmp(FloatCC::LessThan, abs, inf)
                         }
-                        "isnormal" if elem == Scalar::Half => {
+                        F::Isnormal if elem == Scalar::Half => {
                             // Normal as a half: 2^-14 <= |x| < inf (every half denormal is
                             // a normal float).
                             let min = self.b.ins().f32const(6.103_515_6e-5);
@@ -294,7 +307,7 @@ impl Lower<'_, '_> {
                             let finite = self.b.ins().fcmp(FloatCC::LessThan, abs, inf);
                             self.b.ins().band(big, finite)
                         }
-                        "isnormal" => {
+                        F::Isnormal => {
                             let e = self.b.ins().ushr_imm_s(bits, mant_bits);
                             let e = self.b.ins().band_imm_s(e, exp_mask);
                             let nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, e, 0);
@@ -346,7 +359,7 @@ impl Lower<'_, '_> {
 
     fn float_function(
         &mut self,
-        name: &str,
+        id: BuiltinId,
         values: &[Lanes],
         args: &[Expr],
         ret: &Type,
@@ -364,54 +377,54 @@ impl Lower<'_, '_> {
             }
         };
         let mut out = Vec::with_capacity(lanes);
-        let base = name.strip_prefix("native_").unwrap_or(name);
+        let (function, name) = (id.function(), id.name());
         #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
         for l in 0..lanes {
             let x = scalar_arg(0, l);
-            let v = match (name, base) {
-                ("sqrt" | "native_sqrt" | "half_sqrt", _) => self.b.ins().sqrt(x),
-                ("fabs", _) => self.b.ins().fabs(x),
-                ("floor", _) => self.b.ins().floor(x),
-                ("ceil", _) => self.b.ins().ceil(x),
-                ("trunc", _) => self.b.ins().trunc(x),
-                ("rint", _) => self.b.ins().nearest(x),
-                ("copysign", _) => self.b.ins().fcopysign(x, values[1][l]),
-                ("fma", _) => self.b.ins().fma(x, values[1][l], values[2][l]),
+            let v = match function {
+                F::Sqrt | F::NativeSqrt | F::HalfSqrt => self.b.ins().sqrt(x),
+                F::Fabs => self.b.ins().fabs(x),
+                F::Floor => self.b.ins().floor(x),
+                F::Ceil => self.b.ins().ceil(x),
+                F::Trunc => self.b.ins().trunc(x),
+                F::Rint => self.b.ins().nearest(x),
+                F::Copysign => self.b.ins().fcopysign(x, values[1][l]),
+                F::Fma => self.b.ins().fma(x, values[1][l], values[2][l]),
                 // mad may be fused; with -cl-mad-enable it is (one rounding, and faster).
-                ("mad", _) if self.mad_enable => self.b.ins().fma(x, values[1][l], values[2][l]),
-                ("mad", _) => {
+                F::Mad if self.mad_enable => self.b.ins().fma(x, values[1][l], values[2][l]),
+                F::Mad => {
                     let p = self.b.ins().fmul(x, values[1][l]);
                     self.b.ins().fadd(p, values[2][l])
                 }
-                ("native_divide", _) => self.b.ins().fdiv(x, values[1][l]),
-                ("native_recip", _) => {
+                F::NativeDivide => self.b.ins().fdiv(x, values[1][l]),
+                F::NativeRecip => {
                     let one = self.b.ins().f32const(1.0);
                     self.b.ins().fdiv(one, x)
                 }
                 // rsqrt (2 ulp, half_rsqrt 8192): 1 / sqrt(x) in double for a float is
                 // within half an ulp after rounding; in double itself within 2 ulp. Inline,
                 // not a call, which would spill every vector register of a loop around it.
-                ("rsqrt" | "half_rsqrt", _) if ft == types::F32 => {
+                F::Rsqrt | F::HalfRsqrt if ft == types::F32 => {
                     let wide = self.b.ins().fpromote(types::F64, x);
                     let root = self.b.ins().sqrt(wide);
                     let one = self.b.ins().f64const(1.0);
                     let r = self.b.ins().fdiv(one, root);
                     self.b.ins().fdemote(types::F32, r)
                 }
-                ("rsqrt", _) if ft == types::F64 => {
+                F::Rsqrt if ft == types::F64 => {
                     let root = self.b.ins().sqrt(x);
                     let one = self.b.ins().f64const(1.0);
                     self.b.ins().fdiv(one, root)
                 }
-                ("native_rsqrt", _) => {
+                F::NativeRsqrt => {
                     let one = self.b.ins().f32const(1.0);
                     let s = self.b.ins().sqrt(x);
                     self.b.ins().fdiv(one, s)
                 }
-                ("min" | "max", _) => {
+                F::Min | F::Max => {
                     // common min/max: "returns y if x < y (max) ..."; NaN results undefined.
                     let y = scalar_arg(1, l);
-                    let cc = if name == "max" {
+                    let cc = if function == F::Max {
                         FloatCC::LessThan
                     } else {
                         FloatCC::GreaterThan
@@ -419,27 +432,27 @@ impl Lower<'_, '_> {
                     let c = self.b.ins().fcmp(cc, x, y);
                     self.b.ins().select(c, y, x)
                 }
-                ("clamp", _) => {
+                F::Clamp => {
                     let (lo, hi) = (scalar_arg(1, l), scalar_arg(2, l));
                     let c = self.b.ins().fcmp(FloatCC::LessThan, x, lo);
                     let m = self.b.ins().select(c, lo, x);
                     let c = self.b.ins().fcmp(FloatCC::GreaterThan, m, hi);
                     self.b.ins().select(c, hi, m)
                 }
-                ("mix", _) => {
+                F::Mix => {
                     let (y, a) = (values[1][l], scalar_arg(2, l));
                     let d = self.b.ins().fsub(y, x);
                     let p = self.b.ins().fmul(d, a);
                     self.b.ins().fadd(x, p)
                 }
-                ("step", _) => {
+                F::Step => {
                     // step(edge, x): 0 if x < edge else 1; edge may be the scalar.
                     let (edge, v) = (scalar_arg(0, l), values[1][l]);
                     let c = self.b.ins().fcmp(FloatCC::LessThan, v, edge);
                     let (zero, one) = self.float_pair(ft, 0.0, 1.0);
                     self.b.ins().select(c, zero, one)
                 }
-                ("sign", _) => {
+                F::Sign => {
                     // 1.0 if x > 0, -1.0 if x < 0, x itself for ±0.0, 0.0 for NaN.
                     let (zero, one) = self.float_pair(ft, 0.0, 1.0);
                     let minus_one = self.b.ins().fneg(one);
@@ -450,7 +463,7 @@ impl Lower<'_, '_> {
                     let v = self.b.ins().select(positive, one, v);
                     self.b.ins().select(nan, zero, v)
                 }
-                ("smoothstep", _) => {
+                F::Smoothstep => {
                     // t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t).
                     let (e0, e1, v) = (scalar_arg(0, l), scalar_arg(1, l), values[2][l]);
                     let num = self.b.ins().fsub(v, e0);
@@ -465,8 +478,8 @@ impl Lower<'_, '_> {
                     let square = self.b.ins().fmul(t, t);
                     self.b.ins().fmul(square, poly)
                 }
-                ("radians" | "degrees", _) => {
-                    let k = if name == "radians" {
+                F::Radians | F::Degrees => {
+                    let k = if function == F::Radians {
                         std::f64::consts::PI / 180.0
                     } else {
                         180.0 / std::f64::consts::PI
@@ -474,14 +487,18 @@ impl Lower<'_, '_> {
                     let (k, _) = self.float_pair(ft, k, 0.0);
                     self.b.ins().fmul(x, k)
                 }
-                (
-                    "dot" | "length" | "distance" | "normalize" | "fast_length" | "fast_distance"
-                    | "fast_normalize" | "cross",
-                    _,
-                ) => {
-                    return self.geometric(name, values, ft);
+                F::Dot
+                | F::Length
+                | F::Distance
+                | F::Normalize
+                | F::FastLength
+                | F::FastDistance
+                | F::FastNormalize
+                | F::Cross => {
+                    return self.geometric(function, values, ft);
                 }
-                (n, _) if POINTER_OUT.contains(&n) => {
+                // Math functions with a pointer output parameter (written lane by lane).
+                F::Fract | F::Frexp | F::Modf | F::Sincos | F::Remquo | F::LgammaR => {
                     let ptr_index = values.len() - 1;
                     let out_ty = match &args[ptr_index].ty {
                         Type::Pointer(p) => p.ty.element().unwrap_or(Scalar::Int),
@@ -499,12 +516,13 @@ impl Lower<'_, '_> {
                     } else {
                         float_suffix(elem)
                     };
-                    self.call_symbol(&format!("clift_{n}_{suffix}"), &call_args, ft)?
+                    self.call_symbol(&format!("clift_{name}_{suffix}"), &call_args, ft)?
                 }
-                (n, _) => {
-                    let symbol = if name.starts_with("half_") || name.starts_with("native_") {
-                        format!("clift_{n}_f32")
-                    } else if elem == Scalar::Half && n == "nextafter" {
+                // The library's function, `clift_<name>_<type>`.
+                _ => {
+                    let n = name;
+                    // (The half_ and native_ functions take float only: `clift_<name>_f32`.)
+                    let symbol = if elem == Scalar::Half && function == F::Nextafter {
                         // The neighbouring half, not the neighbouring float.
                         "clift_nextafter_f16".to_string()
                     } else {
@@ -519,7 +537,6 @@ impl Lower<'_, '_> {
             };
             out.push(v);
         }
-        let _ = base;
         Ok(out)
     }
 
@@ -536,7 +553,7 @@ impl Lower<'_, '_> {
 
     fn integer_function(
         &mut self,
-        name: &str,
+        id: BuiltinId,
         values: &[Lanes],
         args: &[Expr],
         ret: &Type,
@@ -555,8 +572,8 @@ impl Lower<'_, '_> {
         #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
         for l in 0..lanes {
             let x = values[0][l];
-            let v = match name {
-                "min" => {
+            let v = match id.function() {
+                F::Min => {
                     let y = scalar_arg(1, l);
                     if signed {
                         self.b.ins().smin(x, y)
@@ -564,7 +581,7 @@ impl Lower<'_, '_> {
                         self.b.ins().umin(x, y)
                     }
                 }
-                "max" => {
+                F::Max => {
                     let y = scalar_arg(1, l);
                     if signed {
                         self.b.ins().smax(x, y)
@@ -572,7 +589,7 @@ impl Lower<'_, '_> {
                         self.b.ins().umax(x, y)
                     }
                 }
-                "clamp" => {
+                F::Clamp => {
                     let (lo, hi) = (scalar_arg(1, l), scalar_arg(2, l));
                     let m = if signed {
                         self.b.ins().smax(x, lo)
@@ -585,12 +602,12 @@ impl Lower<'_, '_> {
                         self.b.ins().umin(m, hi)
                     }
                 }
-                "mul24" => self.b.ins().imul(x, values[1][l]),
-                "mad24" => {
+                F::Mul24 => self.b.ins().imul(x, values[1][l]),
+                F::Mad24 => {
                     let p = self.b.ins().imul(x, values[1][l]);
                     self.b.ins().iadd(p, values[2][l])
                 }
-                "upsample" => {
+                F::Upsample => {
                     // (hi << bits) | lo, in the type twice as wide.
                     let (rt, _) =
                         lane_types(ret).ok_or_else(|| super::CodegenError("upsample".into()))?;
@@ -603,11 +620,13 @@ impl Lower<'_, '_> {
                     let shifted = self.b.ins().ishl_imm_s(hi, i64::from(elem.bits()));
                     self.b.ins().bor(shifted, lo)
                 }
-                "clz" => self.b.ins().clz(x),
-                "ctz" => self.b.ins().ctz(x),
-                "popcount" => self.b.ins().popcnt(x),
-                "rotate" => self.b.ins().rotl(x, values[1][l]),
-                n => {
+                F::Clz => self.b.ins().clz(x),
+                F::Ctz => self.b.ins().ctz(x),
+                F::Popcount => self.b.ins().popcnt(x),
+                F::Rotate => self.b.ins().rotl(x, values[1][l]),
+                // The library's function, `clift_<name>_<type>`.
+                _ => {
+                    let n = id.name();
                     let (rt, _) = lane_types(ret)
                         .ok_or_else(|| super::CodegenError(format!("result of {n}")))?;
                     let call_args: Vec<Value> =
@@ -621,10 +640,10 @@ impl Lower<'_, '_> {
         Ok(out)
     }
 
-    fn atomic(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
-        let op = name
-            .trim_start_matches("atomic_")
-            .trim_start_matches("atom_");
+    fn atomic(&mut self, function: F, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
+        let Some(op) = atomic_op(function) else {
+            return unsupported(format!("atomic operation '{}'", function.name()));
+        };
         let Type::Pointer(pointee) = &args[0].ty else {
             return unsupported("atomic on a non-pointer");
         };
@@ -640,34 +659,26 @@ impl Lower<'_, '_> {
                 v
             }
         };
+        let signed = s.is_signed();
         let result = match op {
-            "cmpxchg" => {
+            Atomic::Cmpxchg => {
                 let (e, n) = (values[1][0], values[2][0]);
                 self.b.ins().atomic_cas(flags, p, e, n)
             }
-            "inc" | "dec" => {
+            Atomic::Inc | Atomic::Dec => {
                 let one = self.b.ins().iconst(it, 1);
-                let rmw = if op == "inc" {
+                let rmw = if op == Atomic::Inc {
                     AtomicRmwOp::Add
                 } else {
                     AtomicRmwOp::Sub
                 };
                 self.b.ins().atomic_rmw(it, flags, rmw, p, one)
             }
-            _ => {
-                let signed = s.is_signed();
-                let rmw = match op {
-                    "add" => AtomicRmwOp::Add,
-                    "sub" => AtomicRmwOp::Sub,
-                    "xchg" => AtomicRmwOp::Xchg,
-                    "and" => AtomicRmwOp::And,
-                    "or" => AtomicRmwOp::Or,
-                    "xor" => AtomicRmwOp::Xor,
-                    "min" if signed => AtomicRmwOp::Smin,
-                    "min" => AtomicRmwOp::Umin,
-                    "max" if signed => AtomicRmwOp::Smax,
-                    "max" => AtomicRmwOp::Umax,
-                    _ => return unsupported(format!("atomic operation '{name}'")),
+            Atomic::Rmw(rmw) => {
+                let rmw = match rmw {
+                    AtomicRmwOp::Umin if signed => AtomicRmwOp::Smin,
+                    AtomicRmwOp::Umax if signed => AtomicRmwOp::Smax,
+                    other => other,
                 };
                 let v = operand(self, values[1][0]);
                 self.b.ins().atomic_rmw(it, flags, rmw, p, v)
@@ -683,23 +694,25 @@ impl Lower<'_, '_> {
     /// vloadn / vstoren and the half variants (6.12.7).
     fn vector_memory(
         &mut self,
-        name: &str,
+        id: BuiltinId,
         values: &[Lanes],
         args: &[Expr],
         ret: &Type,
     ) -> Result<Lanes> {
         let flags = MemFlagsData::new();
-        let store = name.starts_with("vstore");
-        let aligned = name.starts_with("vloada") || name.starts_with("vstorea");
+        let function = id.function();
+        let store = matches!(function, F::Vstore | F::VstoreHalf | F::VstoreaHalf);
+        let aligned = matches!(function, F::VloadaHalf | F::VstoreaHalf);
+        let converts = !matches!(function, F::Vload | F::Vstore);
         let (ptr_index, offset_index) = if store { (2, 1) } else { (1, 0) };
         let Type::Pointer(pointee) = &args[ptr_index].ty else {
-            return unsupported(name.to_string());
+            return unsupported(id.name().to_string());
         };
         let elem = pointee.ty.scalar().unwrap_or(Scalar::Int);
         // vloadn/vstoren of half values (cl_khr_fp16) move 16-bit halves like vload_halfn,
         // but bit for bit (a signalling NaN stays one); vload_half converts (IEEE 754).
-        let half = name.contains("_half") || elem == Scalar::Half;
-        let (to_f32, from_f32) = if name.contains("_half") {
+        let half = converts || elem == Scalar::Half;
+        let (to_f32, from_f32) = if converts {
             ("clift_half_to_f32", None)
         } else {
             ("clift_half_bits_to_f32", Some("clift_f32_to_half_bits"))
@@ -731,10 +744,12 @@ impl Lower<'_, '_> {
                 .map(|l| self.b.ins().load(t, flags, base, l as i32 * size))
                 .collect());
         }
-        let rounding = ["_rtz", "_rtp", "_rtn"]
-            .into_iter()
-            .find(|r| name.ends_with(r))
-            .unwrap_or("_rte");
+        let rounding = match id.builtin().rounding {
+            Rounding::Rtz => "_rtz",
+            Rounding::Rtp => "_rtp",
+            Rounding::Rtn => "_rtn",
+            Rounding::Default | Rounding::Rte => "_rte",
+        };
         let from = args[0].ty.element().unwrap_or(Scalar::Float);
         for (l, &v) in values[0].iter().enumerate().take(lanes) {
             if half {
@@ -765,13 +780,13 @@ impl Lower<'_, '_> {
     /// what the other work-items wrote before the call. Readers of the destination must call
     /// `wait_group_events` first, which is a work-group synchronization point here: the
     /// copy is complete before any work-item passes it.
-    fn async_copy(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
+    fn async_copy(&mut self, function: F, values: &[Lanes], args: &[Expr]) -> Result<Lanes> {
         let Type::Pointer(pointee) = &args[0].ty else {
             return unsupported("async copy");
         };
         let elem_size = pointee.ty.size() as i64;
         let (dst, src, count) = (values[0][0], values[1][0], values[2][0]);
-        let stride = if name.ends_with("strided_copy") {
+        let stride = if function == F::AsyncWorkGroupStridedCopy {
             Some(values[3][0])
         } else {
             None
@@ -831,12 +846,8 @@ impl Lower<'_, '_> {
         let mut all = None;
         for d in 0..3 {
             let dim = [Expr::int_const(d, Scalar::UInt, span)];
-            let (Some(id), Some(size)) = (
-                self.work_item_function("get_local_id", &dim)?,
-                self.work_item_function("get_local_size", &dim)?,
-            ) else {
-                return unsupported("async copy");
-            };
+            let id = self.work_item_function(F::GetLocalId, &dim)?;
+            let size = self.work_item_function(F::GetLocalSize, &dim)?;
             let last = self.b.ins().iadd_imm_s(size[0], -1);
             let is_last = self.b.ins().icmp(IntCC::Equal, id[0], last);
             all = Some(match all {
@@ -948,4 +959,33 @@ impl Lower<'_, '_> {
             })
             .collect())
     }
+}
+
+/// What an atomic function does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Atomic {
+    Cmpxchg,
+    Inc,
+    Dec,
+    /// A read-modify-write with the operand (`Umin`/`Umax` stand for min/max of either
+    /// signedness: the pointee's type decides).
+    Rmw(AtomicRmwOp),
+}
+
+/// The operation of `atomic_*` and `atom_*` (6.12.11 and the 1.0 extensions).
+fn atomic_op(function: F) -> Option<Atomic> {
+    Some(match function {
+        F::AtomicCmpxchg | F::AtomCmpxchg => Atomic::Cmpxchg,
+        F::AtomicInc | F::AtomInc => Atomic::Inc,
+        F::AtomicDec | F::AtomDec => Atomic::Dec,
+        F::AtomicAdd | F::AtomAdd => Atomic::Rmw(AtomicRmwOp::Add),
+        F::AtomicSub | F::AtomSub => Atomic::Rmw(AtomicRmwOp::Sub),
+        F::AtomicXchg | F::AtomXchg => Atomic::Rmw(AtomicRmwOp::Xchg),
+        F::AtomicAnd | F::AtomAnd => Atomic::Rmw(AtomicRmwOp::And),
+        F::AtomicOr | F::AtomOr => Atomic::Rmw(AtomicRmwOp::Or),
+        F::AtomicXor | F::AtomXor => Atomic::Rmw(AtomicRmwOp::Xor),
+        F::AtomicMin | F::AtomMin => Atomic::Rmw(AtomicRmwOp::Umin),
+        F::AtomicMax | F::AtomMax => Atomic::Rmw(AtomicRmwOp::Umax),
+        _ => return None,
+    })
 }

@@ -17,6 +17,7 @@ use crate::frontend::tir::{
     self, BinaryOp, Block as TirBlock, Constant, ConvertKind, Expr, ExprKind, FuncId, Init,
     LocalId, Place, PlaceKind, Rounding, Stmt, StmtKind, UnaryOp,
 };
+use crate::frontend::tir::{BuiltinFunction, BuiltinId};
 use crate::frontend::types::{AddressSpace, Scalar, Type};
 use crate::kernel::{ParamKind, WorkGroup};
 
@@ -108,11 +109,11 @@ fn flat_types(ty: &Type) -> Vec<ir::Type> {
     }
 }
 
-/// Calls `visit` with the name of every builtin the block calls.
-pub(super) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(&str)) {
-    fn expr(e: &Expr, visit: &mut dyn FnMut(&str)) {
-        if let ExprKind::Builtin { name, .. } = &e.kind {
-            visit(name);
+/// Calls `visit` with every builtin the block calls.
+pub(super) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(BuiltinId)) {
+    fn expr(e: &Expr, visit: &mut dyn FnMut(BuiltinId)) {
+        if let ExprKind::Builtin { id, .. } = &e.kind {
+            visit(*id);
         }
         for_each_child(e, &mut |c| expr(c, visit));
     }
@@ -342,7 +343,7 @@ pub(super) struct Lower<'a, 'b> {
     /// the id is not recomputed for each item).
     pub global_x: Option<Variable>,
     /// In a row loop: `get_group_id(1)` and the like, read before the loop.
-    pub row_constants: HashMap<(&'static str, u64), Value>,
+    pub row_constants: HashMap<(BuiltinFunction, u64), Value>,
     /// Where a function returning through memory writes its result.
     sret: Option<Value>,
     /// In a region of a kernel with barriers: the frame offset of the work-item's "done"
@@ -492,15 +493,15 @@ impl Lower<'_, '_> {
         let constant = work_item_queries(body)
             .into_iter()
             .filter_map(|(name, dim)| Some((name, dim.filter(|&d| d < 3)?)));
-        for (name, dim) in constant {
-            let field = match name {
-                "get_global_id" if dim > 0 => Some((true, item_context::GLOBAL_ID)),
-                "get_local_id" if dim > 0 => Some((true, item_context::LOCAL_ID)),
-                "get_group_id" => Some((false, WorkGroup::OFFSET_GROUP_ID)),
-                "get_local_size" => Some((false, WorkGroup::OFFSET_LOCAL_SIZE)),
-                "get_global_size" => Some((false, WorkGroup::OFFSET_GLOBAL_SIZE)),
-                "get_num_groups" => Some((false, WorkGroup::OFFSET_NUM_GROUPS)),
-                "get_global_offset" => Some((false, WorkGroup::OFFSET_GLOBAL_OFFSET)),
+        for (function, dim) in constant {
+            let field = match function {
+                BuiltinFunction::GetGlobalId if dim > 0 => Some((true, item_context::GLOBAL_ID)),
+                BuiltinFunction::GetLocalId if dim > 0 => Some((true, item_context::LOCAL_ID)),
+                BuiltinFunction::GetGroupId => Some((false, WorkGroup::OFFSET_GROUP_ID)),
+                BuiltinFunction::GetLocalSize => Some((false, WorkGroup::OFFSET_LOCAL_SIZE)),
+                BuiltinFunction::GetGlobalSize => Some((false, WorkGroup::OFFSET_GLOBAL_SIZE)),
+                BuiltinFunction::GetNumGroups => Some((false, WorkGroup::OFFSET_NUM_GROUPS)),
+                BuiltinFunction::GetGlobalOffset => Some((false, WorkGroup::OFFSET_GLOBAL_OFFSET)),
                 _ => None,
             };
             if let Some((in_item, offset)) = field {
@@ -509,7 +510,7 @@ impl Lower<'_, '_> {
                     .b
                     .ins()
                     .load(types::I64, flags, base, offset + 8 * dim as i32);
-                self.row_constants.insert((name, dim), v);
+                self.row_constants.insert((function, dim), v);
             }
         }
         gx
@@ -1600,7 +1601,7 @@ impl Lower<'_, '_> {
                     None => Ok(self.b.inst_results(inst).to_vec()),
                 }
             }
-            ExprKind::Builtin { name, args } => self.builtin(name, args, &e.ty),
+            ExprKind::Builtin { id, args } => self.builtin(*id, args, &e.ty),
             ExprKind::StringLiteral(bytes) => Ok(vec![self.string_constant(bytes)?]),
             ExprKind::Comma { lhs, rhs } => {
                 self.expr(lhs)?;
@@ -2032,9 +2033,12 @@ pub(super) enum WgNode {
 /// dimension that is not the constant 0, and every function it calls.
 fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
     !f.callees.is_empty()
-        || work_item_queries(body)
-            .iter()
-            .any(|&(name, dim)| matches!(name, "get_local_id" | "get_global_id") && dim != Some(0))
+        || work_item_queries(body).iter().any(|&(function, dim)| {
+            matches!(
+                function,
+                BuiltinFunction::GetLocalId | BuiltinFunction::GetGlobalId
+            ) && dim != Some(0)
+        })
 }
 
 /// The dimension a work-item query's arguments name, when it is a constant.
@@ -2047,22 +2051,14 @@ pub(super) fn constant_dimension(args: &[Expr]) -> Option<u64> {
 
 /// The work-item queries that take a dimension (`get_global_id`, `get_group_id`, ...) that
 /// `body` makes, each once, with the dimension when it is a constant.
-fn work_item_queries(body: &[Stmt]) -> Vec<(&'static str, Option<u64>)> {
-    const QUERIES: [&str; 7] = [
-        "get_global_id",
-        "get_local_id",
-        "get_group_id",
-        "get_local_size",
-        "get_global_size",
-        "get_num_groups",
-        "get_global_offset",
-    ];
+fn work_item_queries(body: &[Stmt]) -> Vec<(BuiltinFunction, Option<u64>)> {
     let mut found = Vec::new();
-    fn visit(e: &Expr, found: &mut Vec<(&'static str, Option<u64>)>) {
-        if let ExprKind::Builtin { name, args } = &e.kind
-            && let Some(query) = QUERIES.iter().find(|q| **q == &**name)
+    fn visit(e: &Expr, found: &mut Vec<(BuiltinFunction, Option<u64>)>) {
+        if let ExprKind::Builtin { id, args } = &e.kind
+            && id.attributes().work_item_query
+            && !args.is_empty()
         {
-            let query = (*query, constant_dimension(args));
+            let query = (id.function(), constant_dimension(args));
             if !found.contains(&query) {
                 found.push(query);
             }
@@ -2129,24 +2125,24 @@ pub(super) struct BarrierPlan {
     pub done_flag: u32,
 }
 
-/// Whether a builtin is a work-group synchronization point: `barrier`, and
-/// `wait_group_events`, which "must be encountered by all work-items in a work-group" and
-/// after which every item sees the whole async copy (each item performs the copy before
-/// it, see `async_copy`).
-pub(super) fn is_group_sync(name: &str) -> bool {
-    matches!(name, "barrier" | "wait_group_events")
+/// Whether a builtin is a work-group synchronization point (its `group` attribute):
+/// `barrier`, and `wait_group_events`, which "must be encountered by all work-items in a
+/// work-group" and after which every item sees the whole async copy (each item performs
+/// the copy before it, see `async_copy`).
+pub(super) fn is_group_sync(id: BuiltinId) -> bool {
+    id.attributes().group_barrier
 }
 
 /// Whether the statements reach a synchronization point ([`is_group_sync`]) directly
 /// (functions containing one are rejected).
 pub(super) fn contains_barrier(block: &[Stmt]) -> bool {
     let mut found = false;
-    visit_builtins(block, &mut |name| found |= is_group_sync(name));
+    visit_builtins(block, &mut |id| found |= is_group_sync(id));
     found
 }
 
 fn is_barrier(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Builtin { name, .. }, .. }) if is_group_sync(name))
+    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Builtin { id, .. }, .. }) if is_group_sync(*id))
 }
 
 /// Splits a kernel with barriers into region and condition functions (PoCL's work-item

@@ -20,32 +20,33 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{self, InstBuilder, Value, types};
 
 use super::func::{Lanes, Lower, Result};
+use crate::frontend::tir::BuiltinFunction as F;
 
 /// The plain sum of squares is below this (4·DBL_MIN/DBL_EPSILON): rescale by 2^700.
 const DOUBLE_TINY: f64 = 4.0 * f64::MIN_POSITIVE / f64::EPSILON;
 
 impl Lower<'_, '_> {
-    /// `name` of the lanes in `values` (each argument's lanes), `ft` the lane type (F32
+    /// `function` of the lanes in `values` (each argument's lanes), `ft` the lane type (F32
     /// for float and half, F64 for double).
     pub(super) fn geometric(
         &mut self,
-        name: &str,
+        function: F,
         values: &[Lanes],
         ft: ir::Type,
     ) -> Result<Lanes> {
         let a = values[0].clone();
-        Ok(match name {
-            "dot" => vec![self.dot(&a, &values[1])],
-            "fast_length" => {
+        Ok(match function {
+            F::Dot => vec![self.dot(&a, &values[1])],
+            F::FastLength => {
                 let d = self.dot(&a, &a);
                 vec![self.b.ins().sqrt(d)]
             }
-            "fast_distance" => {
+            F::FastDistance => {
                 let diff = self.sub_lanes(&a, &values[1]);
                 let d = self.dot(&diff, &diff);
                 vec![self.b.ins().sqrt(d)]
             }
-            "fast_normalize" => {
+            F::FastNormalize => {
                 let d = self.dot(&a, &a);
                 let len = self.b.ins().sqrt(d);
                 let zero = self.fconst(ft, 0.0);
@@ -58,18 +59,18 @@ impl Lower<'_, '_> {
                     })
                     .collect()
             }
-            "length" if ft == types::F64 => vec![self.length_f64(&a)],
-            "length" => {
+            F::Length if ft == types::F64 => vec![self.length_f64(&a)],
+            F::Length => {
                 let wide = self.widen(&a);
                 let d = self.dot(&wide, &wide);
                 let len = self.b.ins().sqrt(d);
                 vec![self.b.ins().fdemote(types::F32, len)]
             }
-            "distance" if ft == types::F64 => {
+            F::Distance if ft == types::F64 => {
                 let diff = self.sub_lanes(&a, &values[1]);
                 vec![self.length_f64(&diff)]
             }
-            "distance" => {
+            F::Distance => {
                 // The difference too in double, where it is exact.
                 let (x, y) = (self.widen(&a), self.widen(&values[1]));
                 let diff = self.sub_lanes(&x, &y);
@@ -77,8 +78,8 @@ impl Lower<'_, '_> {
                 let len = self.b.ins().sqrt(d);
                 vec![self.b.ins().fdemote(types::F32, len)]
             }
-            "normalize" if ft == types::F64 => self.normalize_f64(&a),
-            "normalize" => self.normalize_f32(&a),
+            F::Normalize if ft == types::F64 => self.normalize_f64(&a),
+            F::Normalize => self.normalize_f32(&a),
             _ => {
                 // cross(a, b) = (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x[, 0])
                 let b = &values[1];

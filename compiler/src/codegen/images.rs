@@ -8,12 +8,12 @@ use clift_builtins::image::ImageDescriptor;
 use clift_builtins::image::sample::Sampler;
 
 use super::func::{Lanes, Lower, Result};
-use crate::frontend::tir::Expr;
+use crate::frontend::tir::{BuiltinFunction as F, Expr};
 use crate::frontend::types::{ImageKind, Type};
 
 impl Lower<'_, '_> {
     /// `get_image_width/height/depth/channel_data_type/channel_order/dim/array_size`.
-    pub(super) fn image_query(&mut self, name: &str, values: &[Lanes], args: &[Expr]) -> Lanes {
+    pub(super) fn image_query(&mut self, function: F, values: &[Lanes], args: &[Expr]) -> Lanes {
         let desc = values[0][0];
         let kind = match args[0].ty {
             Type::Image(k) => k,
@@ -23,20 +23,20 @@ impl Lower<'_, '_> {
         let field = |b: &mut cranelift_frontend::FunctionBuilder, offset: i32| {
             b.ins().load(types::I32, flags, desc, offset)
         };
-        match name {
-            "get_image_width" => vec![field(&mut self.b, ImageDescriptor::OFFSET_WIDTH)],
-            "get_image_height" => vec![field(&mut self.b, ImageDescriptor::OFFSET_HEIGHT)],
-            "get_image_depth" => vec![field(&mut self.b, ImageDescriptor::OFFSET_DEPTH)],
-            "get_image_channel_data_type" => {
+        match function {
+            F::GetImageWidth => vec![field(&mut self.b, ImageDescriptor::OFFSET_WIDTH)],
+            F::GetImageHeight => vec![field(&mut self.b, ImageDescriptor::OFFSET_HEIGHT)],
+            F::GetImageDepth => vec![field(&mut self.b, ImageDescriptor::OFFSET_DEPTH)],
+            F::GetImageChannelDataType => {
                 vec![field(
                     &mut self.b,
                     ImageDescriptor::OFFSET_CHANNEL_DATA_TYPE,
                 )]
             }
-            "get_image_channel_order" => {
+            F::GetImageChannelOrder => {
                 vec![field(&mut self.b, ImageDescriptor::OFFSET_CHANNEL_ORDER)]
             }
-            "get_image_array_size" => {
+            F::GetImageArraySize => {
                 // An array's layers are its z extent.
                 let layers = field(&mut self.b, ImageDescriptor::OFFSET_DEPTH);
                 vec![self.b.ins().uextend(types::I64, layers)]
@@ -59,7 +59,7 @@ impl Lower<'_, '_> {
     /// `read_image{f,i,ui}` (with or without a sampler) and `write_image{f,i,ui}`.
     pub(super) fn image_access(
         &mut self,
-        name: &str,
+        function: F,
         values: &[Lanes],
         args: &[Expr],
     ) -> Result<Lanes> {
@@ -71,7 +71,13 @@ impl Lower<'_, '_> {
         ));
         let color = self.b.ins().stack_addr(types::I64, slot, 0);
         let flags = MemFlagsData::trusted();
-        if let Some(kind) = name.strip_prefix("write_image") {
+        let write = match function {
+            F::WriteImagef => Some("f"),
+            F::WriteImagei => Some("i"),
+            F::WriteImageui => Some("ui"),
+            _ => None,
+        };
+        if let Some(kind) = write {
             let coords = self.xyz(&values[1], false);
             for (l, &lane) in values[2].iter().enumerate() {
                 self.b.ins().store(flags, lane, color, 4 * l as i32);
@@ -91,7 +97,7 @@ impl Lower<'_, '_> {
         };
         let float_coords = args[coords_at].ty.element().is_some_and(|s| s.is_float());
         let coords = self.xyz(&values[coords_at], float_coords);
-        let result_is_float = name == "read_imagef";
+        let result_is_float = function == F::ReadImagef;
         let symbol = match (result_is_float, float_coords) {
             (true, true) => "clift_read_imagef",
             (true, false) => "clift_read_imagef_int",

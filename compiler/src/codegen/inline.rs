@@ -36,7 +36,7 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
     for (i, f) in program.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };
         let mut syncs = false;
-        visit_builtins(body, &mut |name| syncs |= is_group_sync(name));
+        visit_builtins(body, &mut |id| syncs |= is_group_sync(id));
         let has_local_variables = f.kernel.is_some() && super::layout::local_offsets(f).1 > 0;
         if (syncs || has_local_variables) && inlinable(i, f) {
             set.insert(FuncId(i as u32));

@@ -75,20 +75,19 @@ pub fn private_size(f: &tir::Function) -> usize {
         .sum()
 }
 
-/// `clGetKernelArgInfo` values of OpenCL 1.2 (`CL_KERNEL_ARG_ADDRESS_*`, `_ACCESS_*`,
-/// `_TYPE_*`).
+/// `clGetKernelArgInfo` values of OpenCL 1.2, from the Khronos headers.
 mod arg_info {
-    pub const ADDRESS_GLOBAL: u32 = 0x119B;
-    pub const ADDRESS_LOCAL: u32 = 0x119C;
-    pub const ADDRESS_CONSTANT: u32 = 0x119D;
-    pub const ADDRESS_PRIVATE: u32 = 0x119E;
-    pub const ACCESS_READ_ONLY: u32 = 0x11A0;
-    pub const ACCESS_WRITE_ONLY: u32 = 0x11A1;
-    pub const ACCESS_READ_WRITE: u32 = 0x11A2;
-    pub const ACCESS_NONE: u32 = 0x11A3;
-    pub const TYPE_CONST: u64 = 1;
-    pub const TYPE_RESTRICT: u64 = 2;
-    pub const TYPE_VOLATILE: u64 = 4;
+    pub use khronos_headers::{
+        CL_KERNEL_ARG_ACCESS_NONE as ACCESS_NONE,
+        CL_KERNEL_ARG_ACCESS_READ_ONLY as ACCESS_READ_ONLY,
+        CL_KERNEL_ARG_ACCESS_READ_WRITE as ACCESS_READ_WRITE,
+        CL_KERNEL_ARG_ACCESS_WRITE_ONLY as ACCESS_WRITE_ONLY,
+        CL_KERNEL_ARG_ADDRESS_CONSTANT as ADDRESS_CONSTANT,
+        CL_KERNEL_ARG_ADDRESS_GLOBAL as ADDRESS_GLOBAL,
+        CL_KERNEL_ARG_ADDRESS_LOCAL as ADDRESS_LOCAL,
+        CL_KERNEL_ARG_ADDRESS_PRIVATE as ADDRESS_PRIVATE, CL_KERNEL_ARG_TYPE_CONST as TYPE_CONST,
+        CL_KERNEL_ARG_TYPE_RESTRICT as TYPE_RESTRICT, CL_KERNEL_ARG_TYPE_VOLATILE as TYPE_VOLATILE,
+    };
 }
 
 /// The runtime's view of a kernel's parameters.

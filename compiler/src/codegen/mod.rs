@@ -180,6 +180,7 @@ pub fn compile(
         .filter(|id| program.function(*id).kernel.is_none())
         .collect();
     let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
+    dump::tree("inline", &inlined);
     // Switches with barriers become if chains the barrier planner can split (a switch it
     // cannot rewrite stays: its kernel runs as a resumable function).
     for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
@@ -188,7 +189,9 @@ pub fn compile(
             *f = rewritten;
         }
     }
+    dump::tree("switches", &inlined);
     let program = &inlined;
+    dump::uniform(program);
     check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;
     // Declare every function first: calls may come before definitions.
@@ -373,10 +376,10 @@ fn check_supported(
         }
         let Some(body) = &f.body else { continue };
         let mut problem = None;
-        func::visit_builtins(body, &mut |name| {
-            let barrier_outside_kernel = func::is_group_sync(name) && f.kernel.is_none();
+        func::visit_builtins(body, &mut |id| {
+            let barrier_outside_kernel = func::is_group_sync(id) && f.kernel.is_none();
             if problem.is_none() && barrier_outside_kernel {
-                problem = Some(name.to_string());
+                problem = Some(id.name());
             }
         });
         if let Some(name) = problem {

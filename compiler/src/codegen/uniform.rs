@@ -3,9 +3,11 @@
 //!
 //! A variable is uniform when it is a scalar or vector whose address is never taken and
 //! every assignment to it stores a uniform value under uniform control flow. Uniform values
-//! are constants, the work-group's sizes and ids (`get_local_size`, `get_group_id`, ...),
-//! uniform variables (the kernel's parameters start uniform), and pure operations and math
-//! builtins of uniform operands. Memory reads, user function calls, the local and global
+//! are constants, uniform variables (the kernel's parameters start uniform), and pure
+//! operations and builtins of uniform operands: a builtin's attributes in the signature
+//! table say whether it is pure and not `varying` (`sin`, `get_local_size`, `get_group_id`
+//! are; `get_local_id`, atomics and whatever touches memory are not, and so is a builtin
+//! no attribute describes). Memory reads, user function calls, the local and global
 //! ids and everything they flow into are varying. Control flow is uniform under conditions
 //! that are uniform, in loops whose condition and step are uniform and that no work-item
 //! leaves early on its own (a `break`, `continue` or `return` under a varying condition).
@@ -22,44 +24,6 @@ use crate::frontend::tir::{
     self, Block, Expr, ExprKind, Init, LocalId, Place, PlaceKind, StmtKind,
 };
 use crate::frontend::types::{AddressSpace, Type};
-
-/// Builtins whose value is the same for every work-item of a group.
-const UNIFORM_BUILTINS: [&str; 6] = [
-    "get_work_dim",
-    "get_global_size",
-    "get_local_size",
-    "get_num_groups",
-    "get_group_id",
-    "get_global_offset",
-];
-
-/// Builtins that depend on the work-item or on memory, or act on it.
-fn is_varying_builtin(name: &str) -> bool {
-    name == "get_local_id"
-        || name == "get_global_id"
-        || name.starts_with("atom")
-        || name.starts_with("vload")
-        || name.starts_with("vstore")
-        || name.starts_with("read_image")
-        || name.starts_with("write_image")
-        || name.starts_with("async_")
-        || matches!(
-            name,
-            "barrier"
-                | "wait_group_events"
-                | "prefetch"
-                | "printf"
-                | "mem_fence"
-                | "read_mem_fence"
-                | "write_mem_fence"
-                | "fract"
-                | "frexp"
-                | "modf"
-                | "sincos"
-                | "remquo"
-                | "lgamma_r"
-        )
-}
 
 /// The uniform variables of `f` (a kernel; for other functions, the empty set).
 pub(super) fn uniform_locals(f: &tir::Function) -> HashSet<LocalId> {
@@ -280,9 +244,12 @@ impl Analysis<'_> {
                 else_expr,
             } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
             ExprKind::VectorLiteral(parts) => parts.iter().all(|p| self.expr(p)),
-            ExprKind::Builtin { name, args } => {
-                UNIFORM_BUILTINS.contains(&&**name)
-                    || (!is_varying_builtin(name) && args.iter().all(|a| self.expr(a)))
+            // A builtin is uniform only when its attributes say so (pure, not `varying`:
+            // `get_local_size`, `sin`, ...) and its arguments are; anything that reads or
+            // writes memory, or that no attribute describes, is varying.
+            ExprKind::Builtin { id, args } => {
+                id.attributes().uniform_with_uniform_arguments()
+                    && args.iter().all(|a| self.expr(a))
             }
             // Side effects, memory and calls: varying.
             ExprKind::Assign { .. }

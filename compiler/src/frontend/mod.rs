@@ -16,11 +16,41 @@ pub mod tir_print;
 pub mod token;
 pub mod types;
 
+/// How far [`run`] takes a source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Until {
+    /// Preprocessing only ([`Checked::tokens`]).
+    Preprocess,
+    /// Preprocessing and parsing ([`Checked::unit`] as well).
+    Parse,
+    /// Every stage: the typed tree ([`Checked::program`]).
+    Sema,
+}
+
+/// What the frontend needs besides the source: the options of each stage and the
+/// diagnostics' (`-w`, `-Werror`).
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    pub preprocess: &'a preprocess::PreprocessOptions,
+    pub sema: &'a sema::Options,
+    /// `-w`: warnings are dropped.
+    pub suppress_warnings: bool,
+    /// `-Werror`: warnings count as errors.
+    pub warnings_are_errors: bool,
+}
+
 /// The result of running the frontend over one source.
 pub struct Checked {
     pub sources: source::SourceMap,
+    /// The preprocessed tokens (what a compiled object and a program binary keep as text).
+    pub tokens: Vec<token::Token>,
+    /// The syntax tree, kept only when the run stopped after parsing ([`Until::Parse`]).
+    pub unit: Option<ast::TranslationUnit>,
+    /// The typed tree (empty unless the run went [`Until::Sema`]).
     pub program: tir::Program,
     pub diagnostics: diag::Diagnostics,
+    /// How long each stage took, in order (`CLIFT_LOG=build`, `CLIFT_PROFILE`).
+    pub stage_times: Vec<(&'static str, std::time::Duration)>,
 }
 
 impl Checked {
@@ -30,22 +60,100 @@ impl Checked {
     }
 }
 
-/// Preprocesses, parses and analyzes `text` (named `name` in diagnostics).
+/// The frontend pipeline, preprocess → parse → sema, over `text` (named `name` in
+/// diagnostics), stopping after the stage `until` names. Every entry that reads OpenCL C
+/// (a build, `clCompileProgram`, the offline compiler's stages, the checks of the tests)
+/// runs this one function, so that they all see the same stages with the same options.
+pub fn run(name: &str, text: &str, options: Options<'_>, until: Until) -> Checked {
+    let mut sources = source::SourceMap::new();
+    let main = sources.add(name, text);
+    let mut diagnostics = diag::Diagnostics::new();
+    diagnostics.suppress_warnings = options.suppress_warnings;
+    diagnostics.warnings_are_errors = options.warnings_are_errors;
+    let mut stage_times = Vec::with_capacity(3);
+    let mut last = std::time::Instant::now();
+    let mut lap = |stage: &'static str| {
+        let now = std::time::Instant::now();
+        stage_times.push((stage, now - last));
+        last = now;
+    };
+    let tokens = preprocess::preprocess(&mut sources, main, options.preprocess, &mut diagnostics);
+    lap("preprocess");
+    let mut unit = None;
+    let mut program = tir::Program::default();
+    if until >= Until::Parse {
+        let parsed = parse::parse(&tokens, &mut diagnostics);
+        lap("parse");
+        if until >= Until::Sema {
+            program = sema::analyze(&parsed, options.sema, &mut diagnostics);
+            lap("sema");
+        } else {
+            unit = Some(parsed);
+        }
+    }
+    Checked {
+        sources,
+        tokens,
+        unit,
+        program,
+        diagnostics,
+        stage_times,
+    }
+}
+
+/// Preprocesses, parses and analyzes `text` (named `name` in diagnostics), warnings kept.
 pub fn check(
     name: &str,
     text: &str,
     pp: &preprocess::PreprocessOptions,
     sema: &sema::Options,
 ) -> Checked {
-    let mut sources = source::SourceMap::new();
-    let main = sources.add(name, text);
-    let mut diagnostics = diag::Diagnostics::new();
-    let tokens = preprocess::preprocess(&mut sources, main, pp, &mut diagnostics);
-    let unit = parse::parse(&tokens, &mut diagnostics);
-    let program = sema::analyze(&unit, sema, &mut diagnostics);
-    Checked {
-        sources,
-        program,
-        diagnostics,
+    let options = Options {
+        preprocess: pp,
+        sema,
+        suppress_warnings: false,
+        warnings_are_errors: false,
+    };
+    run(name, text, options, Until::Sema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_until(until: Until) -> Checked {
+        let (pp, sema) = (
+            preprocess::PreprocessOptions::default(),
+            sema::Options::default(),
+        );
+        let options = Options {
+            preprocess: &pp,
+            sema: &sema,
+            suppress_warnings: false,
+            warnings_are_errors: false,
+        };
+        run(
+            "p.cl",
+            "kernel void k(global int *o) { o[0] = 1; }",
+            options,
+            until,
+        )
+    }
+
+    #[test]
+    fn the_pipeline_stops_after_the_stage_asked_for() {
+        let stages = |c: &Checked| c.stage_times.iter().map(|(s, _)| *s).collect::<Vec<_>>();
+        let tokens = run_until(Until::Preprocess);
+        assert_eq!(stages(&tokens), ["preprocess"]);
+        assert!(tokens.tokens.len() > 10 && tokens.unit.is_none());
+        assert!(tokens.program.functions.is_empty());
+        let parsed = run_until(Until::Parse);
+        assert_eq!(stages(&parsed), ["preprocess", "parse"]);
+        assert_eq!(parsed.unit.as_ref().map(|u| u.items.len()), Some(1));
+        let typed = run_until(Until::Sema);
+        assert_eq!(stages(&typed), ["preprocess", "parse", "sema"]);
+        assert!(typed.unit.is_none());
+        assert_eq!(typed.program.kernels().count(), 1);
+        assert_eq!(typed.log(), "");
     }
 }

@@ -253,16 +253,16 @@ pub enum BinaryOp {
     VectorOr,
 }
 
-/// Rounding of a conversion (6.2.3.2). `Default` means the language's default for the pair
-/// of types: toward zero for float → integer, to nearest even otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounding {
-    Default,
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
+/// Rounding of a conversion (6.2.3.2): the builtins library's, so that the tree and the
+/// conversion routines it calls name the same modes. `Default` means the language's
+/// default for the pair of types: toward zero for float → integer, to nearest even
+/// otherwise.
+pub use clift_builtins::convert::Rounding;
+
+/// A builtin, resolved once by semantic analysis: passes ask its
+/// [`attributes`](BuiltinId::attributes) or match its [`function`](BuiltinId::function),
+/// never its name.
+pub use clift_builtins::signatures::{BuiltinId, Function as BuiltinFunction};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvertKind {
@@ -368,10 +368,10 @@ pub enum ExprKind {
         func: FuncId,
         args: Vec<Expr>,
     },
-    /// A builtin function, by name, with arguments converted to the chosen overload's
-    /// parameter types.
+    /// A builtin function, resolved to its id (whose attributes say what it does), with
+    /// arguments converted to the chosen overload's parameter types.
     Builtin {
-        name: Arc<str>,
+        id: BuiltinId,
         args: Vec<Expr>,
     },
     /// A string literal (only as `printf`'s format or a `%s` argument): its bytes with the

@@ -294,8 +294,8 @@ impl Printer<'_> {
                 self.exprs(args),
                 e.ty
             ),
-            ExprKind::Builtin { name, args } => {
-                format!("builtin {name}({}): {}", self.exprs(args), e.ty)
+            ExprKind::Builtin { id, args } => {
+                format!("builtin {id}({}): {}", self.exprs(args), e.ty)
             }
             ExprKind::StringLiteral(bytes) => {
                 let text = String::from_utf8_lossy(bytes.strip_suffix(&[0]).unwrap_or(bytes));

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use clift_builtins::signatures::{self, Signature};
+use clift_builtins::signatures::{self, BuiltinId, Signature};
 use clift_builtins::types::{BType, Space};
 
 use super::super::ast;
@@ -17,18 +17,18 @@ use super::super::types::{AddressSpace, QualType, Qualifiers, Scalar, Type};
 use super::Analyzer;
 
 /// Whether `name` is a builtin function (user code may not redefine it): a name of the
-/// signature table, or a conversion the rules name. A name that only starts like one
+/// signature table or one it resolves by rule (`shuffle`, `shuffle2`, `printf`: each has a
+/// `BuiltinId`), or a conversion the rules name. A name that only starts like one
 /// (`convert_float8_to_int8_rtz`, `as_bytes`) is the user's to take, as in clang, whose
 /// builtins are the declarations of opencl-c.h.
 pub(super) fn is_builtin(name: &str) -> bool {
-    !signatures::overloads(name).is_empty()
+    BuiltinId::lookup(name).is_some()
         || name
             .strip_prefix("convert_")
             .is_some_and(|r| convert_target(r).is_some())
         || name
             .strip_prefix("as_")
             .is_some_and(|r| as_target(r).is_some())
-        || matches!(name, "shuffle" | "shuffle2" | "printf")
 }
 
 /// What `convert_<rest>` converts to: `<type>[_sat][_rte|_rtz|_rtp|_rtn]` (6.2.3), with a
@@ -63,11 +63,16 @@ fn as_target(name: &str) -> Option<Type> {
 /// becomes that one, so that no later pass needs to know the alias. OpenCL C 2.0's
 /// `get_enqueued_local_size` is `get_local_size` where every work-group is uniform, as in
 /// 1.2.
-fn canonical_name(name: &Arc<str>) -> Arc<str> {
-    match &**name {
-        "get_enqueued_local_size" => "get_local_size".into(),
-        _ => Arc::clone(name),
+fn canonical_name(name: &str) -> &str {
+    match name {
+        "get_enqueued_local_size" => "get_local_size",
+        _ => name,
     }
+}
+
+/// The id the typed tree calls a builtin by (every name that resolves has one).
+fn builtin_id(name: &str) -> Option<BuiltinId> {
+    BuiltinId::lookup(canonical_name(name))
 }
 
 /// The type a table type stands for.
@@ -326,7 +331,7 @@ impl Analyzer<'_> {
                 self.check_image_access(name, &converted, span)?;
                 Some(Expr {
                     kind: ExprKind::Builtin {
-                        name: canonical_name(name),
+                        id: builtin_id(name)?,
                         args: converted,
                     },
                     ty: from_btype(&sig.ret),
@@ -658,7 +663,7 @@ impl Analyzer<'_> {
         let ty = Type::Vector(values[0].ty.element()?, values[want - 1].ty.lanes());
         Some(Expr {
             kind: ExprKind::Builtin {
-                name: name.into(),
+                id: builtin_id(name)?,
                 args: values,
             },
             ty,
@@ -689,7 +694,7 @@ impl Analyzer<'_> {
         }
         Some(Expr {
             kind: ExprKind::Builtin {
-                name: "printf".into(),
+                id: builtin_id("printf")?,
                 args: values,
             },
             ty: Type::int(),

@@ -323,7 +323,7 @@ fn opencl_c_restrictions() {
 #[test]
 fn builtins_resolve_against_the_generated_table() {
     let e = init_of("kernel void k(float4 a) { float4 b = fmax(a, 0.5f); }");
-    assert!(matches!(&e.kind, ExprKind::Builtin { name, .. } if &**name == "fmax"));
+    assert!(matches!(&e.kind, ExprKind::Builtin { id, .. } if id.name() == "fmax"));
     assert_eq!(
         init_of("kernel void k(global float *p) { size_t i = get_global_id(0); }").ty,
         Type::Scalar(Scalar::ULong)
@@ -467,7 +467,7 @@ fn an_async_copy_event_may_be_the_constant_zero() {
 fn builtin_args(source: &str) -> (String, Vec<Expr>, Type) {
     let e = init_of(source);
     match e.kind {
-        ExprKind::Builtin { name, args } => (name.to_string(), args, e.ty),
+        ExprKind::Builtin { id, args } => (id.name().to_string(), args, e.ty),
         other => panic!("not a builtin call: {other:?}"),
     }
 }

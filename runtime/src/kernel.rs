@@ -399,10 +399,10 @@ impl PreparedLaunch {
         };
         let args = self.block.as_ptr() as usize;
         let _keep_alive = &self.buffers;
-        executor.run_ndrange(groups, local_total, &|g| {
-            let local = g.local.as_mut_ptr();
-            let group = WorkGroup {
-                group_id: g.group_id.map(|v| v as u64),
+        let stack = self.code.private_mem_size;
+        executor.run_ndrange(groups, local_total, stack, &|chunk| {
+            let local = chunk.local.as_mut_ptr();
+            let mut group = WorkGroup {
                 local_memory: local,
                 printf_buffer: printf_address as *const u8,
                 private_frames: if frame_bytes > 0 {
@@ -412,10 +412,14 @@ impl PreparedLaunch {
                 },
                 ..base
             };
-            // SAFETY: `entry` is a work-group function compiled for this kernel's argument
-            // block, which `prepare` built; the group's local memory is as large as the
-            // kernel's static locals plus its local arguments, laid out as `prepare` said.
-            unsafe { entry(args as *const u8, &group) };
+            for id in chunk.ids {
+                group.group_id = id.map(|v| v as u64);
+                // SAFETY: `entry` is a work-group function compiled for this kernel's
+                // argument block, which `prepare` built; the group's local memory is as
+                // large as the kernel's static locals plus its local arguments, laid out as
+                // `prepare` said.
+                unsafe { call_work_group(entry, args as *const u8, &group) };
+            }
         });
         // "The output ... is flushed when the kernel completes" (order of calls kept).
         let text = printf.take();
@@ -427,6 +431,21 @@ impl PreparedLaunch {
         }
         Ok(())
     }
+}
+
+/// Runs one work-group: the only place the runtime calls compiled kernel code, on a worker
+/// or on a thread waiting for the command.
+///
+/// # Safety
+/// `entry` must be compiled for the argument block at `args`, and `group` must describe
+/// local memory and frames as large as the kernel needs.
+unsafe fn call_work_group(
+    entry: clift_compiler::kernel::WorkGroupFn,
+    args: *const u8,
+    group: &WorkGroup,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { entry(args, group) };
 }
 
 /// The local size the driver picks when the application passes NULL: enough work-groups to

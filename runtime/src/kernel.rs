@@ -251,7 +251,11 @@ impl Kernel {
             return fail(CL_OUT_OF_RESOURCES);
         }
         let mut block = vec![0u8; self.code.args_size.max(1)];
-        let mut buffers = Vec::new();
+        // Sized at once: growing it push by push cost allocations on every launch.
+        let objects = (self.code.params.iter())
+            .filter(|p| matches!(p.kind, ParamKind::Buffer { .. } | ParamKind::Image(_)))
+            .count();
+        let mut buffers = Vec::with_capacity(objects);
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any

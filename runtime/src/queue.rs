@@ -15,7 +15,7 @@ use parking_lot::Mutex;
 use crate::context::Context;
 use crate::device::Device;
 use crate::error::ClResult;
-use crate::event::Event;
+use crate::event::{Dependent, Event, Runner};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
 /// What a command does when it runs.
@@ -159,29 +159,58 @@ impl Queue {
             self.profiling(),
         );
         let mut deps = wait_list;
-        {
+        // The command the queue's order adds (kept apart from `deps`, which would allocate
+        // for it in the common case of an empty wait list).
+        let previous = {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 deps.extend(state.unfinished.iter().cloned());
             }
-            if self.is_out_of_order() {
-                deps.extend(state.barrier.iter().cloned());
+            let previous = if self.is_out_of_order() {
+                let barrier = state.barrier.clone();
                 if matches!(ordering, QueueOrder::Barrier { .. }) {
                     state.barrier = Some(Arc::clone(&event));
                 }
+                barrier
             } else {
-                deps.extend(state.last.replace(Arc::clone(&event)));
-            }
+                state.last.replace(Arc::clone(&event))
+            };
             state.track(Arc::clone(&event));
-        }
-        submit_when_ready(Arc::clone(self), Arc::clone(&event), deps, blocking, work);
+            previous
+        };
+        // A finished command is no dependency.
+        let previous = previous.filter(|p| !p.is_finished());
+        submit_when_ready(
+            Arc::clone(self),
+            Arc::clone(&event),
+            deps,
+            previous,
+            blocking,
+            work,
+        );
         event
     }
 
     /// `clFinish`: blocks until every command enqueued so far has finished.
+    ///
+    /// The most recent command is waited for first: on an in-order queue it finishes after
+    /// every earlier one, so nothing else is left to wait for (and no list is copied).
     pub fn finish(&self) {
-        let pending: Vec<Arc<Event>> = self.state.lock().unfinished.clone();
+        let last = {
+            let mut state = self.state.lock();
+            state.unfinished.retain(|e| !e.is_finished());
+            state.unfinished.last().cloned()
+        };
+        let Some(last) = last else {
+            return;
+        };
+        last.wait();
+        let pending: Vec<Arc<Event>> = {
+            let mut state = self.state.lock();
+            state.unfinished.retain(|e| !e.is_finished());
+            state.unfinished.clone()
+        };
         for event in pending {
             event.wait();
         }
@@ -207,6 +236,7 @@ fn submit_when_ready(
     queue: Arc<Queue>,
     event: Arc<Event>,
     deps: Vec<Arc<Event>>,
+    previous: Option<Arc<Event>>,
     blocking: bool,
     work: Work,
 ) {
@@ -216,25 +246,43 @@ fn submit_when_ready(
         work: Mutex::new(Some(work)),
         // One extra count, released below, so the command cannot start while the
         // dependencies are still being registered.
-        remaining: AtomicUsize::new(deps.len() + 1),
+        remaining: AtomicUsize::new(deps.len() + usize::from(previous.is_some()) + 1),
         failed: AtomicBool::new(false),
         blocking,
         enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
             .then(std::time::Instant::now),
     });
-    for dep in deps {
-        let pending = Arc::clone(&pending);
-        dep.on_finish(Box::new(move |status| {
-            pending.dependency_finished(status, false)
-        }));
+    for dep in deps.into_iter().chain(previous) {
+        dep.notify(Arc::clone(&pending) as Arc<dyn Dependent>);
     }
-    pending.dependency_finished(CL_COMPLETE, true);
+    pending.dependency_done(CL_COMPLETE, true);
+}
+
+impl Dependent for Pending {
+    fn dependency_finished(self: Arc<Self>, status: cl_int) {
+        self.dependency_done(status, false);
+    }
+}
+
+impl Runner for Pending {
+    fn run(&self) {
+        Pending::run(self);
+    }
+}
+
+thread_local! {
+    /// On a worker running commands: a command that became ready meanwhile (the next one
+    /// of an in-order queue, typically), which the worker runs next itself instead of
+    /// handing it to the pool, so a chain of commands costs no wake-up per command.
+    static NEXT: std::cell::RefCell<Option<Arc<Pending>>> = const { std::cell::RefCell::new(None) };
+    /// Whether this thread is a worker inside [`Pending::run_on_worker`].
+    static ON_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl Pending {
     /// One dependency has finished (`on_enqueuing_thread`: the final count released by
     /// `submit_when_ready` itself); the last one submits the command.
-    fn dependency_finished(self: Arc<Self>, status: cl_int, on_enqueuing_thread: bool) {
+    fn dependency_done(self: Arc<Self>, status: cl_int, on_enqueuing_thread: bool) {
         if status < 0 {
             self.failed.store(true, Ordering::Release);
         }
@@ -250,16 +298,39 @@ impl Pending {
         if self.blocking && on_enqueuing_thread {
             return self.run();
         }
-        let helper = Arc::clone(&self);
-        self.event.set_runner(Box::new(move || helper.run()));
+        self.event.set_runner(Arc::clone(&self) as Arc<dyn Runner>);
+        // A worker that has just finished this command's last dependency runs it next.
+        let kept = ON_WORKER.with(|on| on.get())
+            && NEXT.with(|next| {
+                let mut next = next.borrow_mut();
+                next.is_none() && {
+                    *next = Some(Arc::clone(&self));
+                    true
+                }
+            });
+        if kept {
+            return;
+        }
         let worker = Arc::clone(&self);
         match self.queue.device.executor() {
-            Ok(executor) => executor.spawn(move || worker.run()),
+            Ok(executor) => executor.spawn(move || worker.run_on_worker()),
             Err(e) => {
                 drop(self.event.take_runner());
                 self.event.set_status(e.code());
             }
         }
+    }
+
+    /// Runs the command on a worker, then the commands it made ready that the worker kept.
+    fn run_on_worker(&self) {
+        let outer = ON_WORKER.with(|on| on.replace(true));
+        self.run();
+        if !outer {
+            while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
+                next.run();
+            }
+        }
+        ON_WORKER.with(|on| on.set(outer));
     }
 
     /// Runs the command, once: a worker and a waiting thread may both try.

@@ -407,4 +407,74 @@ mod tests {
         assert_eq!(done.load(Ordering::Relaxed), 5_000);
         assert!(queue.state.lock().unfinished.is_empty());
     }
+
+    fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        Queue::new(context, device, properties).unwrap()
+    }
+
+    /// Workers hand each command of an in-order chain to themselves; the order holds, and
+    /// `clFinish` (which waits for the newest command first) returns after all of them.
+    #[test]
+    fn an_in_order_chain_runs_in_order_and_finish_waits_for_all() {
+        let queue = queue(0);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let events: Vec<_> = (0..2_000)
+            .map(|i| {
+                let order = Arc::clone(&order);
+                let work: Work = Box::new(move || {
+                    order.lock().push(i);
+                    Ok(())
+                });
+                queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    false,
+                    work,
+                )
+            })
+            .collect();
+        queue.finish();
+        assert!(events.iter().all(|e| e.status() == CL_COMPLETE));
+        assert_eq!(*order.lock(), (0..2_000).collect::<Vec<_>>());
+    }
+
+    /// On an out-of-order queue the newest command may finish first: `clFinish` still waits
+    /// for the others.
+    #[test]
+    fn finish_on_an_out_of_order_queue_waits_for_every_command() {
+        let queue = queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        let gate = Event::user(Arc::clone(queue.context()));
+        let slow = queue.enqueue(
+            CL_COMMAND_MARKER,
+            vec![Arc::clone(&gate)],
+            QueueOrder::Command,
+            false,
+            Box::new(|| Ok(())),
+        );
+        let fast = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::Command,
+            false,
+            Box::new(|| Ok(())),
+        );
+        assert_eq!(fast.wait(), CL_COMPLETE);
+        let opener = {
+            let gate = Arc::clone(&gate);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                gate.set_status(CL_COMPLETE);
+            })
+        };
+        queue.finish();
+        assert_eq!(slow.status(), CL_COMPLETE);
+        opener.join().unwrap();
+    }
 }

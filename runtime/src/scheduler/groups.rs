@@ -104,22 +104,20 @@ struct WaitForAll<'a>(&'a Dispatch);
 impl Drop for WaitForAll<'_> {
     fn drop(&mut self) {
         let d = self.0;
-        let mut spins = 0u32;
-        while d.done.load(Ordering::Acquire) < d.total {
-            // A helper that is still running a chunk usually finishes within microseconds:
-            // spin a little before sleeping (`park` returns at once if already unparked).
-            if spins < SPINS_BEFORE_SLEEP {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::park();
-            }
+        let all_done = || (d.done.load(Ordering::Acquire) >= d.total).then_some(());
+        // A helper that is still running a chunk usually finishes within microseconds: spin
+        // a little before sleeping (`park` returns at once if already unparked).
+        if crate::event::spin_until(SPIN, all_done).is_some() {
+            return;
+        }
+        while all_done().is_none() {
+            std::thread::park();
         }
     }
 }
 
-/// Spin iterations (a few microseconds) before a waiting thread sleeps.
-pub const SPINS_BEFORE_SLEEP: u32 = 4_000;
+/// How long the launcher spins for its helpers before it sleeps.
+const SPIN: std::time::Duration = std::time::Duration::from_micros(10);
 
 impl Dispatch {
     /// Claims and runs chunks until none remain (`helper`: not the launcher, which the

@@ -106,6 +106,10 @@ pub struct Event {
     /// run itself instead of waiting for a worker to pick it up (the short path of
     /// enqueue-then-finish).
     runner: Mutex<Option<Arc<dyn Runner>>>,
+    /// The command before this one on an in-order queue, while it had not finished at
+    /// enqueue: a thread waiting for this event runs that one too if no worker has started
+    /// it (a kernel followed by a blocking read then costs no hand-off at all).
+    before: std::sync::OnceLock<std::sync::Weak<Event>>,
     times: Times,
 }
 
@@ -171,6 +175,7 @@ impl Event {
             status: AtomicI32::new(status),
             changed: Condvar::new(),
             runner: Mutex::new(None),
+            before: std::sync::OnceLock::new(),
             times: Times::default(),
         })
     }
@@ -316,6 +321,11 @@ impl Event {
         *self.runner.lock() = Some(run);
     }
 
+    /// Records the command this one follows on an in-order queue (see `before`).
+    pub fn set_before(&self, previous: &Arc<Event>) {
+        let _ = self.before.set(Arc::downgrade(previous));
+    }
+
     /// Withdraws that offer (the command has been started elsewhere).
     pub fn take_runner(&self) -> Option<Arc<dyn Runner>> {
         self.runner.lock().take()
@@ -330,6 +340,15 @@ impl Event {
         }
         if let Some(run) = self.take_runner() {
             run.run();
+        } else if let Some(previous) = self.before.get().and_then(std::sync::Weak::upgrade)
+            && let Some(run) = previous.take_runner()
+        {
+            // The command before is ready and waits for a worker: run it here, then this one.
+            drop(previous);
+            run.run();
+            if let Some(run) = self.take_runner() {
+                run.run();
+            }
         }
         if let Some(status) = spin_until(SPIN, || {
             let status = self.status();

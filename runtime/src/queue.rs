@@ -181,6 +181,11 @@ impl Queue {
         };
         // A finished command is no dependency.
         let previous = previous.filter(|p| !p.is_finished());
+        if let Some(previous) = &previous
+            && !self.is_out_of_order()
+        {
+            event.set_before(previous);
+        }
         submit_when_ready(
             Arc::clone(self),
             Arc::clone(&event),
@@ -476,5 +481,57 @@ mod tests {
         queue.finish();
         assert_eq!(slow.status(), CL_COMPLETE);
         opener.join().unwrap();
+    }
+
+    /// A thread waiting for a command runs the ready command before it too, when every
+    /// worker is busy (a kernel followed by a blocking read needs no worker).
+    #[test]
+    fn a_waiting_thread_runs_the_command_before_its_own() {
+        let busy = queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        let workers = busy.device().executor().unwrap().threads();
+        let started = Arc::new(AtomicUsize::new(0));
+        let sleepers: Vec<_> = (0..workers)
+            .map(|_| {
+                let started = Arc::clone(&started);
+                let work: Work = Box::new(move || {
+                    started.fetch_add(1, Ordering::AcqRel);
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                    Ok(())
+                });
+                busy.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    false,
+                    work,
+                )
+            })
+            .collect();
+        while started.load(Ordering::Acquire) < workers {
+            std::thread::yield_now();
+        }
+        let queue = queue(0);
+        let ran_on = Arc::new(Mutex::new(Vec::new()));
+        let events: Vec<_> = (0..2)
+            .map(|_| {
+                let ran_on = Arc::clone(&ran_on);
+                let work: Work = Box::new(move || {
+                    ran_on.lock().push(std::thread::current().id());
+                    Ok(())
+                });
+                queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    false,
+                    work,
+                )
+            })
+            .collect();
+        assert_eq!(events[1].wait(), CL_COMPLETE);
+        let here = std::thread::current().id();
+        assert_eq!(*ran_on.lock(), [here, here]);
+        assert!(sleepers.iter().all(|e| e.status() > CL_COMPLETE));
+        busy.finish();
     }
 }

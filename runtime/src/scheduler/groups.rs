@@ -1,7 +1,10 @@
 //! Handing the work-groups of one NDRange to threads.
 //!
-//! The thread that runs the command takes part itself, and wakes only as many helpers as
-//! there are groups for (a one-group launch wakes nobody). Every participant claims chunks of
+//! The thread that runs the command takes part itself, and wakes helpers only for a range
+//! worth it: it first runs a few groups alone, in batches that double, and wakes helpers
+//! (no more than there are groups left) once the time spent or the time the rest would
+//! take on this thread alone reaches [`WAKE_WORTH`]; a small or cheap range (a one-group
+//! launch, 64 one-item groups of an empty kernel) wakes nobody. Every participant claims chunks of
 //! consecutive groups from one atomic counter; a chunk is a share of what remains (half of
 //! it divided by the participants, at least one group), so a large range costs a few dozen
 //! claims in all and the last groups are still spread evenly. A chunk runs with the thread's
@@ -79,7 +82,9 @@ pub fn run(
         launcher: std::thread::current(),
         work_group: erased,
     });
-    for _ in 1..participants {
+    let wait = WaitForAll(&dispatch);
+    let left = dispatch.run_alone_while_small();
+    for _ in 0..left.min(participants - 1) {
         let dispatch = Arc::clone(&dispatch);
         spawn(Box::new(move || {
             let helped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -90,7 +95,6 @@ pub fn run(
             }
         }));
     }
-    let wait = WaitForAll(&dispatch);
     dispatch.take_part(false);
     drop(wait);
     if dispatch.panicked.load(Ordering::Acquire) {
@@ -119,22 +123,64 @@ impl Drop for WaitForAll<'_> {
 /// How long the launcher spins for its helpers before it sleeps.
 const SPIN: std::time::Duration = std::time::Duration::from_micros(10);
 
+/// The work below which waking a helper costs more than it saves: a sleeping thread takes
+/// microseconds to wake, and the waker pays a system call.
+pub const WAKE_WORTH: std::time::Duration = std::time::Duration::from_micros(16);
+
+/// The largest batch the launcher runs alone between two looks at the clock.
+const PROBE_BATCH: usize = 64;
+
+/// Whether helpers are worth waking after `ran` groups took `spent` and `left` remain.
+fn worth_helpers(spent: std::time::Duration, ran: usize, left: usize) -> bool {
+    spent >= WAKE_WORTH || spent.mul_f64(left as f64 / ran.max(1) as f64) >= WAKE_WORTH
+}
+
 impl Dispatch {
+    /// The launcher's first groups, run alone in batches of 1, 2, 4, ... (at most
+    /// [`PROBE_BATCH`]) until the range is done or worth helpers: the time spent, or the time
+    /// the groups left would take at the rate so far, reaches [`WAKE_WORTH`]. Returns the
+    /// number of groups left.
+    fn run_alone_while_small(&self) -> usize {
+        let start = std::time::Instant::now();
+        let (mut ran, mut batch) = (0usize, 1usize);
+        loop {
+            let first = self.next.fetch_add(batch, Ordering::Relaxed);
+            if first >= self.total {
+                return 0;
+            }
+            let chunk = first..(first + batch).min(self.total);
+            ran += chunk.len();
+            self.run_claimed(chunk, false);
+            let left = self.total.saturating_sub(self.next.load(Ordering::Relaxed));
+            if left == 0 {
+                return 0;
+            }
+            if worth_helpers(start.elapsed(), ran, left) {
+                return left;
+            }
+            batch = (batch * 2).min(PROBE_BATCH);
+        }
+    }
+
     /// Claims and runs chunks until none remain (`helper`: not the launcher, which the
     /// last chunk must wake).
     fn take_part(&self, helper: bool) {
         while let Some(chunk) = self.claim() {
-            let len = chunk.len();
-            let finished = Finished {
-                dispatch: self,
-                len,
-                helper,
-            };
-            // SAFETY: a claimed group: the launcher is still waiting (see `work_group`).
-            let work_group = unsafe { &*self.work_group };
-            run_chunk(self.groups, self.local_bytes, chunk, work_group);
-            drop(finished);
+            self.run_claimed(chunk, helper);
         }
+    }
+
+    /// Runs a claimed chunk and counts it done.
+    fn run_claimed(&self, chunk: Range<usize>, helper: bool) {
+        let finished = Finished {
+            dispatch: self,
+            len: chunk.len(),
+            helper,
+        };
+        // SAFETY: a claimed group: the launcher is still waiting (see `work_group`).
+        let work_group = unsafe { &*self.work_group };
+        run_chunk(self.groups, self.local_bytes, chunk, work_group);
+        drop(finished);
     }
 
     /// The next chunk: half of what remains shared among the participants, at least one.
@@ -244,6 +290,24 @@ impl Iterator for GroupIds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helpers_are_woken_only_for_enough_work() {
+        let us = std::time::Duration::from_micros;
+        // 63 cheap groups left after one of 30 ns: 1.9 µs in all, done alone.
+        assert!(!worth_helpers(std::time::Duration::from_nanos(30), 1, 63));
+        // 2^20 of them: 31 ms, worth helpers at once.
+        assert!(worth_helpers(
+            std::time::Duration::from_nanos(30),
+            1,
+            1 << 20
+        ));
+        // One slow group is enough to tell.
+        assert!(worth_helpers(us(40), 1, 1));
+        // Time spent alone counts even when the estimate is small.
+        assert!(worth_helpers(us(16), 100, 1));
+        assert!(!worth_helpers(us(8), 100, 100));
+    }
 
     #[test]
     fn ids_run_row_major_from_any_start() {

@@ -1,14 +1,16 @@
 //! Events: the status of one command (or a user event), and what waits for it.
 //!
 //! Status only moves forward: QUEUED → SUBMITTED → RUNNING → COMPLETE, or to a negative
-//! error code, which is final like COMPLETE. Waiting threads block on a condition variable;
-//! application callbacks and internal continuations (commands whose wait lists this event
-//! is in) run after the lock is released, so a callback may call back into the API.
+//! error code, which is final like COMPLETE. A waiting thread first runs the command itself
+//! if no worker has started it, then spins briefly (a command running elsewhere often ends
+//! within microseconds), then blocks on a condition variable; application callbacks and
+//! internal continuations (commands whose wait lists this event is in) run after the lock
+//! is released, so a callback may call back into the API.
 
 use std::ffi::c_void;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use khronos_headers::*;
 use parking_lot::{Condvar, Mutex};
@@ -23,10 +25,42 @@ pub type EventCallback = Box<dyn FnOnce(cl_int) + Send>;
 /// Work to do once an event has finished (successfully or not), inside the runtime.
 pub type Continuation = Box<dyn FnOnce(cl_int) + Send>;
 
+/// A command waiting for events: told when each has finished, without a closure allocated
+/// per wait.
+pub trait Dependent: Send + Sync {
+    fn dependency_finished(self: Arc<Self>, status: cl_int);
+}
+
+/// A submitted command that any thread may run (once: the first to take it does).
+pub trait Runner: Send + Sync {
+    fn run(&self);
+}
+
+/// What runs once an event has finished.
+enum Then {
+    Closure(Continuation),
+    Dependent(Arc<dyn Dependent>),
+}
+
+impl Then {
+    fn call(self, status: cl_int) {
+        match self {
+            Then::Closure(f) => f(status),
+            Then::Dependent(d) => d.dependency_finished(status),
+        }
+    }
+}
+
+/// How long a waiting thread spins before it sleeps.
+const SPIN: Duration = Duration::from_micros(10);
+
 struct State {
     status: cl_int,
     callbacks: Vec<(cl_int, EventCallback)>,
-    continuations: Vec<Continuation>,
+    /// The first continuation, kept apart: most events have exactly one (the next command
+    /// of an in-order queue), which then costs no allocation.
+    first: Option<Then>,
+    continuations: Vec<Then>,
 }
 
 /// The nanosecond clock of profiling info: monotonic, shared by every event of the process.
@@ -56,11 +90,17 @@ pub struct Event {
     /// Whether the queue had `CL_QUEUE_PROFILING_ENABLE` when the command was enqueued.
     profiled: bool,
     state: Mutex<State>,
+    /// `state.status`, readable without the lock (written under it).
+    status: AtomicI32,
     changed: Condvar,
     /// A submitted command not yet started, which a thread about to wait for this event may
     /// run itself instead of waiting for a worker to pick it up (the short path of
     /// enqueue-then-finish).
-    runner: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    runner: Mutex<Option<Arc<dyn Runner>>>,
+    /// The command before this one on an in-order queue, while it had not finished at
+    /// enqueue: a thread waiting for this event runs that one too if no worker has started
+    /// it (a kernel followed by a blocking read then costs no hand-off at all).
+    before: std::sync::OnceLock<std::sync::Weak<Event>>,
     times: Times,
 }
 
@@ -78,7 +118,8 @@ unsafe impl ClObject for Event {
 }
 
 impl Event {
-    /// The event of a command just enqueued (status QUEUED, queued time taken now).
+    /// The event of a command just enqueued (status QUEUED; the queued time is taken now
+    /// if the command is profiled, as are its other times: no clock is read otherwise).
     pub fn for_command(
         context: Arc<Context>,
         queue_handle: *mut c_void,
@@ -86,7 +127,9 @@ impl Event {
         profiled: bool,
     ) -> Arc<Event> {
         let event = Self::with_status(context, queue_handle, command_type, CL_QUEUED, profiled);
-        event.times.queued.store(now_ns(), Ordering::Relaxed);
+        if profiled {
+            event.times.queued.store(now_ns(), Ordering::Relaxed);
+        }
         event
     }
 
@@ -117,10 +160,13 @@ impl Event {
             state: Mutex::new(State {
                 status,
                 callbacks: Vec::new(),
+                first: None,
                 continuations: Vec::new(),
             }),
+            status: AtomicI32::new(status),
             changed: Condvar::new(),
             runner: Mutex::new(None),
+            before: std::sync::OnceLock::new(),
             times: Times::default(),
         })
     }
@@ -148,7 +194,7 @@ impl Event {
 
     /// `CL_EVENT_COMMAND_EXECUTION_STATUS`.
     pub fn status(&self) -> cl_int {
-        self.state.lock().status
+        self.status.load(Ordering::Acquire)
     }
 
     /// Whether the event has finished: complete, or failed.
@@ -166,7 +212,7 @@ impl Event {
     /// Moves the event to `status` (ignored if that is not forward), recording the
     /// profiling time, then wakes waiters and runs what was waiting for that status.
     pub fn set_status(self: &Arc<Self>, status: cl_int) {
-        let now = now_ns();
+        let now = if self.profiled { now_ns() } else { 0 };
         let (callbacks, continuations) = {
             let mut state = self.state.lock();
             if state.status <= CL_COMPLETE || status >= state.status {
@@ -181,20 +227,28 @@ impl Event {
                 (CL_COMPLETE, &self.times.end),
             ];
             for (stage, time) in stages {
-                if status <= stage && time.load(Ordering::Relaxed) == 0 {
+                if self.profiled && status <= stage && time.load(Ordering::Relaxed) == 0 {
                     time.store(now, Ordering::Release);
                 }
             }
+            // Published after the times, so that whoever sees the status sees them too.
+            self.status.store(status, Ordering::Release);
             // "pfn_event_notify ... is called when the command's execution status reaches
             // command_exec_callback_type"; a failed command reaches CL_COMPLETE with its
             // error as the status.
             let due = |&(wanted, _): &(cl_int, EventCallback)| wanted >= status.max(CL_COMPLETE);
-            let (ready, later): (Vec<_>, Vec<_>) = state.callbacks.drain(..).partition(due);
-            state.callbacks = later;
-            let continuations = if status <= CL_COMPLETE {
-                std::mem::take(&mut state.continuations)
-            } else {
+            let ready = if state.callbacks.is_empty() {
                 Vec::new()
+            } else {
+                let (ready, later): (Vec<_>, Vec<_>) = state.callbacks.drain(..).partition(due);
+                state.callbacks = later;
+                ready
+            };
+            let continuations = if status <= CL_COMPLETE {
+                let rest = std::mem::take(&mut state.continuations);
+                state.first.take().into_iter().chain(rest)
+            } else {
+                None.into_iter().chain(Vec::new())
             };
             (ready, continuations)
         };
@@ -205,7 +259,7 @@ impl Event {
             callback(reported_status(wanted, status));
         }
         for continuation in continuations {
-            continuation(status);
+            continuation.call(status);
         }
     }
 
@@ -225,38 +279,92 @@ impl Event {
 
     /// Runs `then` once the event has finished (at once, on this thread, if it has).
     pub fn on_finish(&self, then: Continuation) {
-        let status = {
+        self.then(Then::Closure(then));
+    }
+
+    /// Tells `dependent` once the event has finished (at once, on this thread, if it has).
+    pub fn notify(&self, dependent: Arc<dyn Dependent>) {
+        self.then(Then::Dependent(dependent));
+    }
+
+    fn then(&self, then: Then) {
+        let status = self.status();
+        if status > CL_COMPLETE {
             let mut state = self.state.lock();
             if state.status > CL_COMPLETE {
-                state.continuations.push(then);
+                if state.first.is_none() {
+                    state.first = Some(then);
+                } else {
+                    state.continuations.push(then);
+                }
                 return;
             }
-            state.status
-        };
-        then(status);
+        }
+        then.call(self.status());
     }
 
     /// Offers the command behind this event to a thread that will wait for it.
-    pub fn set_runner(&self, run: Box<dyn FnOnce() + Send>) {
+    pub fn set_runner(&self, run: Arc<dyn Runner>) {
         *self.runner.lock() = Some(run);
     }
 
+    /// Records the command this one follows on an in-order queue (see `before`).
+    pub fn set_before(&self, previous: &Arc<Event>) {
+        let _ = self.before.set(Arc::downgrade(previous));
+    }
+
     /// Withdraws that offer (the command has been started elsewhere).
-    pub fn take_runner(&self) -> Option<Box<dyn FnOnce() + Send>> {
+    pub fn take_runner(&self) -> Option<Arc<dyn Runner>> {
         self.runner.lock().take()
     }
 
     /// Blocks until the event has finished; returns its final status. If the command is
     /// ready but no worker has started it yet, the calling thread runs it.
     pub fn wait(&self) -> cl_int {
+        let status = self.status();
+        if status <= CL_COMPLETE {
+            return status;
+        }
         if let Some(run) = self.take_runner() {
-            run();
+            run.run();
+        } else if let Some(previous) = self.before.get().and_then(std::sync::Weak::upgrade)
+            && let Some(run) = previous.take_runner()
+        {
+            // The command before is ready and waits for a worker: run it here, then this one.
+            drop(previous);
+            run.run();
+            if let Some(run) = self.take_runner() {
+                run.run();
+            }
+        }
+        if let Some(status) = spin_until(SPIN, || {
+            let status = self.status();
+            (status <= CL_COMPLETE).then_some(status)
+        }) {
+            return status;
         }
         let mut state = self.state.lock();
         while state.status > CL_COMPLETE {
             self.changed.wait(&mut state);
         }
         state.status
+    }
+}
+
+/// Polls `ready` until it answers or `limit` has passed (the clock is read only every few
+/// dozen polls).
+pub fn spin_until<T>(limit: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let start = Instant::now();
+    loop {
+        for _ in 0..32 {
+            if let Some(value) = ready() {
+                return Some(value);
+            }
+            std::hint::spin_loop();
+        }
+        if start.elapsed() >= limit {
+            return ready();
+        }
     }
 }
 

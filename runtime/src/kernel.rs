@@ -260,7 +260,11 @@ impl Kernel {
             return fail(CL_OUT_OF_RESOURCES);
         }
         let mut block = vec![0u8; self.code.args_size.max(1)];
-        let mut buffers = Vec::new();
+        // Sized at once: growing it push by push cost allocations on every launch.
+        let objects = (self.code.params.iter())
+            .filter(|p| matches!(p.kind, ParamKind::Buffer { .. } | ParamKind::Image(_)))
+            .count();
+        let mut buffers = Vec::with_capacity(objects);
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any
@@ -408,10 +412,10 @@ impl PreparedLaunch {
         };
         let args = self.block.as_ptr() as usize;
         let _keep_alive = &self.buffers;
-        executor.run_ndrange(groups, local_total, &|g| {
-            let local = g.local.as_mut_ptr();
-            let group = WorkGroup {
-                group_id: g.group_id.map(|v| v as u64),
+        let stack = self.code.private_mem_size;
+        executor.run_ndrange(groups, local_total, stack, &|chunk| {
+            let local = chunk.local.as_mut_ptr();
+            let mut group = WorkGroup {
                 local_memory: local,
                 printf_buffer: printf_address as *const u8,
                 private_frames: if frame_bytes > 0 {
@@ -421,10 +425,14 @@ impl PreparedLaunch {
                 },
                 ..base
             };
-            // SAFETY: `entry` is a work-group function compiled for this kernel's argument
-            // block, which `prepare` built; the group's local memory is as large as the
-            // kernel's static locals plus its local arguments, laid out as `prepare` said.
-            unsafe { entry(args as *const u8, &group) };
+            for id in chunk.ids {
+                group.group_id = id.map(|v| v as u64);
+                // SAFETY: `entry` is a work-group function compiled for this kernel's
+                // argument block, which `prepare` built; the group's local memory is as
+                // large as the kernel's static locals plus its local arguments, laid out as
+                // `prepare` said.
+                unsafe { call_work_group(entry, args as *const u8, &group) };
+            }
         });
         // "The output ... is flushed when the kernel completes" (order of calls kept).
         let text = printf.take();
@@ -436,6 +444,21 @@ impl PreparedLaunch {
         }
         Ok(())
     }
+}
+
+/// Runs one work-group: the only place the runtime calls compiled kernel code, on a worker
+/// or on a thread waiting for the command.
+///
+/// # Safety
+/// `entry` must be compiled for the argument block at `args`, and `group` must describe
+/// local memory and frames as large as the kernel needs.
+unsafe fn call_work_group(
+    entry: clift_compiler::kernel::WorkGroupFn,
+    args: *const u8,
+    group: &WorkGroup,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { entry(args, group) };
 }
 
 /// The local size the driver picks when the application passes NULL: enough work-groups to

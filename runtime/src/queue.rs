@@ -15,7 +15,7 @@ use parking_lot::Mutex;
 use crate::context::Context;
 use crate::device::Device;
 use crate::error::ClResult;
-use crate::event::Event;
+use crate::event::{Dependent, Event, Runner};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
 /// What a command does when it runs.
@@ -159,29 +159,63 @@ impl Queue {
             self.profiling(),
         );
         let mut deps = wait_list;
-        {
+        // The command the queue's order adds (kept apart from `deps`, which would allocate
+        // for it in the common case of an empty wait list).
+        let previous = {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 deps.extend(state.unfinished.iter().cloned());
             }
-            if self.is_out_of_order() {
-                deps.extend(state.barrier.iter().cloned());
+            let previous = if self.is_out_of_order() {
+                let barrier = state.barrier.clone();
                 if matches!(ordering, QueueOrder::Barrier { .. }) {
                     state.barrier = Some(Arc::clone(&event));
                 }
+                barrier
             } else {
-                deps.extend(state.last.replace(Arc::clone(&event)));
-            }
+                state.last.replace(Arc::clone(&event))
+            };
             state.track(Arc::clone(&event));
+            previous
+        };
+        // A finished command is no dependency.
+        let previous = previous.filter(|p| !p.is_finished());
+        if let Some(previous) = &previous
+            && !self.is_out_of_order()
+        {
+            event.set_before(previous);
         }
-        submit_when_ready(Arc::clone(self), Arc::clone(&event), deps, blocking, work);
+        submit_when_ready(
+            Arc::clone(self),
+            Arc::clone(&event),
+            deps,
+            previous,
+            blocking,
+            work,
+        );
         event
     }
 
     /// `clFinish`: blocks until every command enqueued so far has finished.
+    ///
+    /// The most recent command is waited for first: on an in-order queue it finishes after
+    /// every earlier one, so nothing else is left to wait for (and no list is copied).
     pub fn finish(&self) {
-        let pending: Vec<Arc<Event>> = self.state.lock().unfinished.clone();
+        let last = {
+            let mut state = self.state.lock();
+            state.unfinished.retain(|e| !e.is_finished());
+            state.unfinished.last().cloned()
+        };
+        let Some(last) = last else {
+            return;
+        };
+        last.wait();
+        let pending: Vec<Arc<Event>> = {
+            let mut state = self.state.lock();
+            state.unfinished.retain(|e| !e.is_finished());
+            state.unfinished.clone()
+        };
         for event in pending {
             event.wait();
         }
@@ -207,6 +241,7 @@ fn submit_when_ready(
     queue: Arc<Queue>,
     event: Arc<Event>,
     deps: Vec<Arc<Event>>,
+    previous: Option<Arc<Event>>,
     blocking: bool,
     work: Work,
 ) {
@@ -216,25 +251,43 @@ fn submit_when_ready(
         work: Mutex::new(Some(work)),
         // One extra count, released below, so the command cannot start while the
         // dependencies are still being registered.
-        remaining: AtomicUsize::new(deps.len() + 1),
+        remaining: AtomicUsize::new(deps.len() + usize::from(previous.is_some()) + 1),
         failed: AtomicBool::new(false),
         blocking,
         enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
             .then(std::time::Instant::now),
     });
-    for dep in deps {
-        let pending = Arc::clone(&pending);
-        dep.on_finish(Box::new(move |status| {
-            pending.dependency_finished(status, false)
-        }));
+    for dep in deps.into_iter().chain(previous) {
+        dep.notify(Arc::clone(&pending) as Arc<dyn Dependent>);
     }
-    pending.dependency_finished(CL_COMPLETE, true);
+    pending.dependency_done(CL_COMPLETE, true);
+}
+
+impl Dependent for Pending {
+    fn dependency_finished(self: Arc<Self>, status: cl_int) {
+        self.dependency_done(status, false);
+    }
+}
+
+impl Runner for Pending {
+    fn run(&self) {
+        Pending::run(self);
+    }
+}
+
+thread_local! {
+    /// On a worker running commands: a command that became ready meanwhile (the next one
+    /// of an in-order queue, typically), which the worker runs next itself instead of
+    /// handing it to the pool, so a chain of commands costs no wake-up per command.
+    static NEXT: std::cell::RefCell<Option<Arc<Pending>>> = const { std::cell::RefCell::new(None) };
+    /// Whether this thread is a worker inside [`Pending::run_on_worker`].
+    static ON_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl Pending {
     /// One dependency has finished (`on_enqueuing_thread`: the final count released by
     /// `submit_when_ready` itself); the last one submits the command.
-    fn dependency_finished(self: Arc<Self>, status: cl_int, on_enqueuing_thread: bool) {
+    fn dependency_done(self: Arc<Self>, status: cl_int, on_enqueuing_thread: bool) {
         if status < 0 {
             self.failed.store(true, Ordering::Release);
         }
@@ -250,16 +303,39 @@ impl Pending {
         if self.blocking && on_enqueuing_thread {
             return self.run();
         }
-        let helper = Arc::clone(&self);
-        self.event.set_runner(Box::new(move || helper.run()));
+        self.event.set_runner(Arc::clone(&self) as Arc<dyn Runner>);
+        // A worker that has just finished this command's last dependency runs it next.
+        let kept = ON_WORKER.with(|on| on.get())
+            && NEXT.with(|next| {
+                let mut next = next.borrow_mut();
+                next.is_none() && {
+                    *next = Some(Arc::clone(&self));
+                    true
+                }
+            });
+        if kept {
+            return;
+        }
         let worker = Arc::clone(&self);
         match self.queue.device.executor() {
-            Ok(executor) => executor.spawn(move || worker.run()),
+            Ok(executor) => executor.spawn(move || worker.run_on_worker()),
             Err(e) => {
                 drop(self.event.take_runner());
                 self.event.set_status(e.code());
             }
         }
+    }
+
+    /// Runs the command on a worker, then the commands it made ready that the worker kept.
+    fn run_on_worker(&self) {
+        let outer = ON_WORKER.with(|on| on.replace(true));
+        self.run();
+        if !outer {
+            while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
+                next.run();
+            }
+        }
+        ON_WORKER.with(|on| on.set(outer));
     }
 
     /// Runs the command, once: a worker and a waiting thread may both try.
@@ -335,5 +411,127 @@ mod tests {
         queue.finish();
         assert_eq!(done.load(Ordering::Relaxed), 5_000);
         assert!(queue.state.lock().unfinished.is_empty());
+    }
+
+    fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        Queue::new(context, device, properties).unwrap()
+    }
+
+    /// Workers hand each command of an in-order chain to themselves; the order holds, and
+    /// `clFinish` (which waits for the newest command first) returns after all of them.
+    #[test]
+    fn an_in_order_chain_runs_in_order_and_finish_waits_for_all() {
+        let queue = queue(0);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let events: Vec<_> = (0..2_000)
+            .map(|i| {
+                let order = Arc::clone(&order);
+                let work: Work = Box::new(move || {
+                    order.lock().push(i);
+                    Ok(())
+                });
+                queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    false,
+                    work,
+                )
+            })
+            .collect();
+        queue.finish();
+        assert!(events.iter().all(|e| e.status() == CL_COMPLETE));
+        assert_eq!(*order.lock(), (0..2_000).collect::<Vec<_>>());
+    }
+
+    /// On an out-of-order queue the newest command may finish first: `clFinish` still waits
+    /// for the others.
+    #[test]
+    fn finish_on_an_out_of_order_queue_waits_for_every_command() {
+        let queue = queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        let gate = Event::user(Arc::clone(queue.context()));
+        let slow = queue.enqueue(
+            CL_COMMAND_MARKER,
+            vec![Arc::clone(&gate)],
+            QueueOrder::Command,
+            false,
+            Box::new(|| Ok(())),
+        );
+        let fast = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::Command,
+            false,
+            Box::new(|| Ok(())),
+        );
+        assert_eq!(fast.wait(), CL_COMPLETE);
+        let opener = {
+            let gate = Arc::clone(&gate);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                gate.set_status(CL_COMPLETE);
+            })
+        };
+        queue.finish();
+        assert_eq!(slow.status(), CL_COMPLETE);
+        opener.join().unwrap();
+    }
+
+    /// A thread waiting for a command runs the ready command before it too, when every
+    /// worker is busy (a kernel followed by a blocking read needs no worker).
+    #[test]
+    fn a_waiting_thread_runs_the_command_before_its_own() {
+        let busy = queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        let workers = busy.device().executor().unwrap().threads();
+        let started = Arc::new(AtomicUsize::new(0));
+        let sleepers: Vec<_> = (0..workers)
+            .map(|_| {
+                let started = Arc::clone(&started);
+                let work: Work = Box::new(move || {
+                    started.fetch_add(1, Ordering::AcqRel);
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                    Ok(())
+                });
+                busy.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    false,
+                    work,
+                )
+            })
+            .collect();
+        while started.load(Ordering::Acquire) < workers {
+            std::thread::yield_now();
+        }
+        let queue = queue(0);
+        let ran_on = Arc::new(Mutex::new(Vec::new()));
+        let events: Vec<_> = (0..2)
+            .map(|_| {
+                let ran_on = Arc::clone(&ran_on);
+                let work: Work = Box::new(move || {
+                    ran_on.lock().push(std::thread::current().id());
+                    Ok(())
+                });
+                queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    false,
+                    work,
+                )
+            })
+            .collect();
+        assert_eq!(events[1].wait(), CL_COMPLETE);
+        let here = std::thread::current().id();
+        assert_eq!(*ran_on.lock(), [here, here]);
+        assert!(sleepers.iter().all(|e| e.status() > CL_COMPLETE));
+        busy.finish();
     }
 }

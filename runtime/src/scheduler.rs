@@ -1,14 +1,19 @@
 //! The worker pool of a device and the NDRange runner.
 //!
 //! Each device has a rayon pool of one thread per compute unit. Commands whose wait lists
-//! are satisfied are spawned onto it; an NDRange is split over the workers as ranges of
-//! work-groups that rayon's work stealing divides adaptively (large chunks while many
-//! remain, smaller ones at the end), so every core stays busy and contention stays low.
-//! Each worker thread owns a local-memory arena that it reuses for every work-group it runs.
+//! are satisfied are spawned onto it; an NDRange's work-groups are claimed in chunks by the
+//! thread that runs the command and by as many helpers as there are groups for
+//! ([`groups`]). Each thread owns a local-memory arena that it reuses for every work-group
+//! it runs.
+
+mod groups;
+mod stack;
 
 use std::cell::RefCell;
 
 use rayon::prelude::*;
+
+pub use groups::{GroupFn, GroupIds};
 
 use crate::error::{ClResult, fail};
 use khronos_headers::CL_OUT_OF_RESOURCES;
@@ -29,11 +34,12 @@ thread_local! {
     static ARENA: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What a work-group gets: its id and its local memory (whose contents OpenCL leaves
-/// undefined at the start of a work-group, so the arena is not cleared between groups).
-pub struct GroupContext<'a> {
-    pub group_id: [usize; 3],
-    /// The work-group's `__local` memory, 128-byte aligned.
+/// A run of work-groups for one thread: their ids, and the local memory each uses in turn
+/// (OpenCL leaves its contents undefined at the start of a work-group, so the arena is not
+/// cleared between groups).
+pub struct Chunk<'a> {
+    pub ids: GroupIds,
+    /// The work-groups' `__local` memory, 128-byte aligned.
     pub local: &'a mut [u8],
 }
 
@@ -87,37 +93,37 @@ impl Executor {
     }
 
     /// Runs every work-group of a `groups[0] × groups[1] × groups[2]` range, each with
-    /// `local_bytes` of local memory, on all workers; returns when all are done.
+    /// `local_bytes` of local memory, on at most every worker; returns when all are done.
+    ///
+    /// The calling thread takes part, so a small range (and any range on one worker) runs
+    /// without waking or waiting for anyone: it is a worker, or a thread waiting for the
+    /// command (`clFinish`, `clWaitForEvents`) that has `stack_bytes` of stack to spare
+    /// beyond a margin. Another thread hands the range to a worker and waits for it.
     pub fn run_ndrange(
         &self,
         groups: [usize; 3],
         local_bytes: usize,
-        work_group: &(dyn Fn(GroupContext<'_>) + Sync),
+        stack_bytes: usize,
+        work_group: &GroupFn<'_>,
     ) {
-        let total = groups[0] * groups[1] * groups[2];
-        let words = local_bytes.div_ceil(size_of::<Block>());
-        self.pool.install(|| {
-            (0..total).into_par_iter().for_each(|linear| {
-                let group_id = [
-                    linear % groups[0],
-                    (linear / groups[0]) % groups[1],
-                    linear / (groups[0] * groups[1]),
-                ];
-                ARENA.with(|arena| {
-                    let mut arena = arena.borrow_mut();
-                    if arena.len() < words {
-                        arena.resize(words, Block([0; 128]));
-                    }
-                    let local = &mut arena[..words];
-                    // SAFETY: a `Block` slice viewed as its bytes: same memory, no padding
-                    // (128 bytes aligned to 128), and any byte pattern is a valid `u8`.
-                    let local = unsafe {
-                        std::slice::from_raw_parts_mut(local.as_mut_ptr().cast::<u8>(), local_bytes)
-                    };
-                    work_group(GroupContext { group_id, local });
-                });
-            });
-        });
+        let helpers = self.threads() - 1;
+        let dispatch = || {
+            groups::run(
+                groups,
+                local_bytes,
+                helpers,
+                |job| self.pool.spawn(job),
+                work_group,
+            )
+        };
+        let here = self.pool.current_thread_index().is_some()
+            || stack::left()
+                .is_some_and(|left| left >= stack_bytes.saturating_add(stack::INLINE_MARGIN));
+        if here {
+            dispatch();
+        } else {
+            self.pool.install(dispatch);
+        }
     }
 }
 
@@ -133,14 +139,16 @@ mod tests {
         let exec = Executor::new(4).unwrap();
         let seen = Mutex::new(HashSet::new());
         let groups = [5, 3, 2];
-        exec.run_ndrange(groups, 64, &|g| {
-            assert_eq!(g.local.len(), 64);
-            assert_eq!(g.local.as_ptr() as usize % 128, 0);
-            // A work-group's local memory is its own while it runs.
-            g.local.fill(g.group_id[0] as u8);
-            std::thread::yield_now();
-            assert!(g.local.iter().all(|&b| b == g.group_id[0] as u8));
-            assert!(seen.lock().unwrap().insert(g.group_id));
+        exec.run_ndrange(groups, 64, 0, &|c| {
+            assert_eq!(c.local.len(), 64);
+            assert_eq!(c.local.as_ptr() as usize % 128, 0);
+            for id in c.ids {
+                // A work-group's local memory is its own while it runs.
+                c.local.fill(id[0] as u8);
+                std::thread::yield_now();
+                assert!(c.local.iter().all(|&b| b == id[0] as u8));
+                assert!(seen.lock().unwrap().insert(id));
+            }
         });
         let seen = seen.into_inner().unwrap();
         assert_eq!(seen.len(), 30);
@@ -153,18 +161,20 @@ mod tests {
         let input: Vec<usize> = (0..10_000).collect();
         let sum = AtomicUsize::new(0);
         let group_size = 100;
-        exec.run_ndrange([input.len() / group_size, 1, 1], group_size * 8, &|g| {
-            let base = g.group_id[0] * group_size;
-            // Stage the group's values in local memory, then reduce them.
-            for i in 0..group_size {
-                g.local[i * 8..i * 8 + 8].copy_from_slice(&input[base + i].to_ne_bytes());
+        exec.run_ndrange([input.len() / group_size, 1, 1], group_size * 8, 0, &|c| {
+            for id in c.ids {
+                let base = id[0] * group_size;
+                // Stage the group's values in local memory, then reduce them.
+                for i in 0..group_size {
+                    c.local[i * 8..i * 8 + 8].copy_from_slice(&input[base + i].to_ne_bytes());
+                }
+                let part: usize = c
+                    .local
+                    .chunks_exact(8)
+                    .map(|c| usize::from_ne_bytes(c.try_into().unwrap()))
+                    .sum();
+                sum.fetch_add(part, Ordering::Relaxed);
             }
-            let part: usize = g
-                .local
-                .chunks_exact(8)
-                .map(|c| usize::from_ne_bytes(c.try_into().unwrap()))
-                .sum();
-            sum.fetch_add(part, Ordering::Relaxed);
         });
         assert_eq!(sum.into_inner(), 10_000 * 9_999 / 2);
     }
@@ -185,10 +195,55 @@ mod tests {
     fn large_ranges_use_every_worker() {
         let exec = Executor::new(2).unwrap();
         let threads = Mutex::new(HashSet::new());
-        exec.run_ndrange([64, 1, 1], 0, &|_| {
-            threads.lock().unwrap().insert(std::thread::current().id());
-            std::thread::sleep(std::time::Duration::from_millis(2));
+        exec.run_ndrange([64, 1, 1], 0, 0, &|c| {
+            for _ in c.ids {
+                threads.lock().unwrap().insert(std::thread::current().id());
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
         });
         assert_eq!(threads.into_inner().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_single_group_runs_on_the_calling_thread_if_its_stack_allows() {
+        let exec = Executor::new(2).unwrap();
+        let ran_on = Mutex::new(Vec::new());
+        let record = |c: Chunk<'_>| {
+            for _ in c.ids {
+                let name = std::thread::current().name().map(str::to_string);
+                ran_on.lock().unwrap().push(name);
+            }
+        };
+        let here = std::thread::current().name().map(str::to_string);
+        exec.run_ndrange([1, 1, 1], 0, 0, &record);
+        // A kernel whose private memory does not fit this thread's stack goes to a worker.
+        exec.run_ndrange([1, 1, 1], 0, 1 << 40, &record);
+        let ran_on = ran_on.into_inner().unwrap();
+        assert_eq!(ran_on[0], here);
+        assert!(ran_on[1].as_deref().unwrap().starts_with("clift-worker-"));
+    }
+
+    #[test]
+    fn a_panicking_group_is_raised_once_the_others_are_done() {
+        let exec = Executor::new(2).unwrap();
+        let ran = AtomicUsize::new(0);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            exec.run_ndrange([64, 1, 1], 0, 0, &|c| {
+                for id in c.ids {
+                    assert_ne!(id[0], 40, "group 40 fails");
+                    ran.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        }));
+        assert!(result.is_err());
+        // Nothing runs after the call has returned, and the workers still work.
+        let after = ran.load(Ordering::Relaxed);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(ran.load(Ordering::Relaxed), after);
+        let count = AtomicUsize::new(0);
+        exec.run_ndrange([100, 1, 1], 0, 0, &|c| {
+            count.fetch_add(c.ids.count(), Ordering::Relaxed);
+        });
+        assert_eq!(count.into_inner(), 100);
     }
 }

@@ -3,7 +3,10 @@
 //! - an empty kernel of one work-item, `clEnqueueNDRangeKernel` + `clFinish`;
 //! - a burst of tiny kernels on an in-order queue: the enqueue calls alone (per kernel), and
 //!   the whole burst to its `clFinish` (kernels per second);
-//! - a 64-work-item kernel with four buffer arguments, enqueue + `clFinish`.
+//! - a 64-work-item kernel with four buffer arguments, enqueue + `clFinish`;
+//! - the cost of one work-group: an empty kernel over 2^20 one-item groups, and over 2^16
+//!   groups of 64 items, in nanoseconds per group (the CTS's test_basic imagedim_* sub-tests
+//!   run about a billion one-item groups, so this decides whether such a suite finishes).
 
 use std::ptr::{null, null_mut};
 use std::time::Instant;
@@ -18,6 +21,8 @@ use crate::report::{Better, Table};
 
 const SECTION: &str = "Runtime: kernel launch";
 const BURST: usize = 10_000;
+/// The groups of the per-group rows: (items per group, groups).
+const GROUP_ROWS: [(usize, usize); 2] = [(1, 1 << 20), (64, 1 << 16)];
 
 const SOURCE: &str = "kernel void empty(void) {}\n\
     kernel void tiny(global int *a) { a[get_global_id(0)] += 1; }\n\
@@ -65,6 +70,23 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         four,
         None,
     );
+    for (items, groups) in GROUP_ROWS {
+        let per_group = per(&|d| {
+            let bench = Bench::build(d, SOURCE)?;
+            let k = bench.kernel("empty")?;
+            let t = group_cost(d, k, items, groups);
+            release(d, k);
+            t
+        });
+        table.add(
+            SECTION,
+            format!("empty kernel, {groups} groups of {items}: per group"),
+            "ns",
+            Better::Lower,
+            per_group,
+            None,
+        );
+    }
     let bursts: Vec<Option<(f64, f64)>> = drivers
         .iter()
         .map(|d| {
@@ -107,6 +129,21 @@ fn launches(d: &Driver, k: cl_kernel, items: usize, count: usize) -> Result<f64,
     Ok(start.elapsed().as_secs_f64() / count as f64)
 }
 
+/// Nanoseconds per work-group of one launch of `groups` groups of `items` work-items each
+/// (the best of three, after a launch outside the timing).
+fn group_cost(d: &Driver, k: cl_kernel, items: usize, groups: usize) -> Result<f64, String> {
+    let mut best = f64::INFINITY;
+    for round in 0..4 {
+        let start = Instant::now();
+        enqueue_sized(d, k, items * groups, Some(items))?;
+        d.finish();
+        if round > 0 {
+            best = best.min(start.elapsed().as_secs_f64());
+        }
+    }
+    Ok(best * 1e9 / groups as f64)
+}
+
 /// A burst of [`BURST`] launches of a one-item kernel: the enqueue calls' time per kernel
 /// (µs), and kernels per second from the first enqueue to `clFinish`.
 fn burst(d: &Driver) -> Result<(f64, f64), String> {
@@ -129,8 +166,19 @@ fn burst(d: &Driver) -> Result<(f64, f64), String> {
 }
 
 fn enqueue(d: &Driver, k: cl_kernel, items: usize) -> Result<(), String> {
+    enqueue_sized(d, k, items, None)
+}
+
+/// Enqueues a one-dimensional range of `items` work-items, in groups of `local` if given.
+fn enqueue_sized(
+    d: &Driver,
+    k: cl_kernel,
+    items: usize,
+    local: Option<usize>,
+) -> Result<(), String> {
     let api = &d.api;
     let global = [items];
+    let local = local.map(|l| [l]);
     // SAFETY: a one-dimensional range; the queue is the driver's; no events.
     let status = unsafe {
         entry!(api.clEnqueueNDRangeKernel)(
@@ -139,7 +187,7 @@ fn enqueue(d: &Driver, k: cl_kernel, items: usize) -> Result<(), String> {
             1,
             null(),
             global.as_ptr(),
-            null(),
+            local.as_ref().map_or(null(), |l| l.as_ptr()),
             0,
             null(),
             null_mut(),

@@ -5,8 +5,11 @@
 //! the ratio between them and against the machine's own limit (host memcpy bandwidth).
 //!
 //! ```text
-//! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling]
+//! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling] [--only SECTION]
 //! ```
+//!
+//! `--only` runs one section: `transfer`, `launch` or `kernels` (a scaling run of the launch
+//! rows alone takes seconds, not minutes).
 //!
 //! `--scaling` adds a table of every figure at 1, 2, 4, ... and all cores: the harness runs
 //! itself once per core count with `CLIFT_MAX_COMPUTE_UNITS` and `POCL_MAX_PTHREAD_COUNT`
@@ -55,6 +58,17 @@ fn main() {
         path_after("--tsv"),
     );
     let scaling = args.iter().any(|a| a == "--scaling");
+    let only = args
+        .windows(2)
+        .find(|w| w[0] == "--only")
+        .map(|w| w[1].clone());
+    if let Some(section) = &only
+        && !SECTIONS.contains(&section.as_str())
+    {
+        eprintln!("clift-bench: --only takes one of {SECTIONS:?}, not {section:?}");
+        std::process::exit(2);
+    }
+    let runs = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let effort = if quick {
         Effort {
             latency_iterations: 2_000,
@@ -85,9 +99,15 @@ fn main() {
     }
 
     let mut table = Table::new(drivers.iter().map(|d| d.label()).collect());
-    transfer::run(&drivers, effort, &mut table);
-    launch::run(&drivers, effort, &mut table);
-    kernels::run(&drivers, effort, &mut table);
+    if runs("transfer") {
+        transfer::run(&drivers, effort, &mut table);
+    }
+    if runs("launch") {
+        launch::run(&drivers, effort, &mut table);
+    }
+    if runs("kernels") {
+        kernels::run(&drivers, effort, &mut table);
+    }
 
     let devices: Vec<String> = drivers
         .iter()
@@ -100,7 +120,7 @@ fn main() {
         text.push_str(&format!(
             "\n### Scaling\n\n`CLIFT_MAX_COMPUTE_UNITS=n` for clift and `POCL_MAX_PTHREAD_COUNT=n` \
              for PoCL.\n\n{}",
-            report::scaling_markdown(&names, &scaling_runs(quick))
+            report::scaling_markdown(&names, &scaling_runs(quick, only.as_deref()))
         ));
     }
     print!("{text}");
@@ -120,8 +140,12 @@ fn main() {
     }
 }
 
-/// The harness run again at 1, 2, 4, ... and all cores, each run's figures as TSV.
-fn scaling_runs(quick: bool) -> Vec<(usize, String)> {
+/// The sections `--only` can name.
+const SECTIONS: [&str; 3] = ["transfer", "launch", "kernels"];
+
+/// The harness run again at 1, 2, 4, ... and all cores (with the same `--quick` and
+/// `--only`), each run's figures as TSV.
+fn scaling_runs(quick: bool, only: Option<&str>) -> Vec<(usize, String)> {
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |n| Some(n * 2))
         .take_while(|&n| n < all)
@@ -143,6 +167,9 @@ fn scaling_runs(quick: bool) -> Vec<(usize, String)> {
             .stdout(std::process::Stdio::null());
         if quick {
             child.arg("--quick");
+        }
+        if let Some(section) = only {
+            child.args(["--only", section]);
         }
         match child.status() {
             Ok(status) if status.success() => {

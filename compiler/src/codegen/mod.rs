@@ -16,18 +16,13 @@
 
 mod builtins;
 pub mod dump;
-mod func;
+pub(crate) mod func;
 mod geometric;
-mod hoist;
 mod images;
-mod inline;
-mod layout;
+pub(crate) mod layout;
 pub mod link;
 mod ops;
 mod pool;
-mod switches;
-mod tir_build;
-mod uniform;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,6 +36,7 @@ use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 use crate::frontend::tir::{self, FuncId};
 use crate::jit;
 use crate::kernel::{KernelCode, WorkGroup};
+use crate::passes::{inline, switches};
 
 pub use layout::kernel_params;
 

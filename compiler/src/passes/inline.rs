@@ -13,9 +13,9 @@
 
 use std::collections::HashSet;
 
-use super::func::{is_group_sync, visit_builtins};
-use super::tir_build::{assign, load_local, new_local};
+use crate::codegen::func::{is_group_sync, visit_builtins};
 use crate::frontend::source::Span;
+use crate::frontend::tir::build::{assign, load_local, new_local};
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
@@ -24,7 +24,7 @@ use crate::frontend::types::Type;
 /// Functions that synchronize the group and are inlined where they are called: helpers,
 /// and kernels that other kernels call ("a kernel function ... can also be called by
 /// another kernel function", 6.7.1), that call a group-sync builtin or such a function.
-pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
+pub(crate) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
     let called: HashSet<FuncId> = program
         .functions
         .iter()
@@ -37,7 +37,8 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
         let Some(body) = &f.body else { continue };
         let mut syncs = false;
         visit_builtins(body, &mut |name| syncs |= is_group_sync(name));
-        let has_local_variables = f.kernel.is_some() && super::layout::local_offsets(f).1 > 0;
+        let has_local_variables =
+            f.kernel.is_some() && crate::codegen::layout::local_offsets(f).1 > 0;
         if (syncs || has_local_variables) && inlinable(i, f) {
             set.insert(FuncId(i as u32));
         }
@@ -57,7 +58,7 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
 }
 
 /// The program with every call of a synchronizing function inlined into its kernels.
-pub(super) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::Program, String> {
+pub(crate) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::Program, String> {
     let syncs = synchronizing(program);
     let mut out = program.clone();
     if syncs.is_empty() {
@@ -302,7 +303,7 @@ fn returns_to_jumps(block: &mut Block, result: Option<LocalId>, ty: &Type, end: 
 }
 
 fn contains_return(block: &[Stmt]) -> bool {
-    super::func::any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
+    crate::codegen::func::any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
 }
 
 /// Renumbers a callee's variables and labels into the kernel's.
@@ -446,9 +447,9 @@ fn remaining_call(block: &Block, syncs: &HashSet<FuncId>) -> Option<FuncId> {
         {
             found.get_or_insert(*func);
         }
-        super::func::for_each_child(e, &mut |c| visit(c, syncs, found));
+        crate::codegen::func::for_each_child(e, &mut |c| visit(c, syncs, found));
     }
     let mut found = None;
-    super::func::for_each_stmt_expr(block, &mut |e| visit(e, syncs, &mut found));
+    crate::codegen::func::for_each_stmt_expr(block, &mut |e| visit(e, syncs, &mut found));
     found
 }

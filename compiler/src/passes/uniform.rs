@@ -17,7 +17,7 @@
 
 use std::collections::HashSet;
 
-use super::func::address_taken;
+use crate::codegen::func::address_taken;
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, Init, LocalId, Place, PlaceKind, StmtKind,
 };
@@ -62,7 +62,7 @@ fn is_varying_builtin(name: &str) -> bool {
 }
 
 /// The uniform variables of `f` (a kernel; for other functions, the empty set).
-pub(super) fn uniform_locals(f: &tir::Function) -> HashSet<LocalId> {
+pub(crate) fn uniform_locals(f: &tir::Function) -> HashSet<LocalId> {
     let Some(body) = &f.body else {
         return HashSet::new();
     };
@@ -105,7 +105,7 @@ fn uniform_fixpoint(body: &Block, mut uniform: HashSet<LocalId>) -> HashSet<Loca
 /// (between barriers, or a group-level loop's step). A write inside a statement that every
 /// work-item runs (`x++` next to varying work, or in a loop of varying work) would be
 /// applied once per item, so such a variable stays per item.
-pub(super) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
+pub(crate) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
     let Some(body) = &f.body else {
         return HashSet::new();
     };
@@ -124,7 +124,7 @@ pub(super) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
 
 /// Whether the group can run `s` once for all its work-items: it only assigns or declares
 /// variables of `shared` from uniform values (no memory, no calls, no control flow).
-pub(super) fn runs_once(s: &tir::Stmt, shared: &HashSet<LocalId>) -> bool {
+pub(crate) fn runs_once(s: &tir::Stmt, shared: &HashSet<LocalId>) -> bool {
     let a = Analysis {
         uniform: shared,
         demoted: HashSet::new(),
@@ -173,8 +173,8 @@ fn writes_outside_once(
     for s in block {
         let one = std::slice::from_ref(s);
         let at_group = group_level
-            && (super::func::contains_barrier(one)
-                || (loops > 0 && super::func::escapes_loop(one)));
+            && (crate::codegen::func::contains_barrier(one)
+                || (loops > 0 && crate::codegen::func::escapes_loop(one)));
         if !at_group {
             if !(group_level && runs_once(s, shared)) {
                 all_writes(one, out);
@@ -212,11 +212,11 @@ fn writes_outside_once(
 fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
     fn expr(e: &Expr, out: &mut HashSet<LocalId>) {
         if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
-            && let Some(id) = super::func::place_root(p)
+            && let Some(id) = crate::codegen::func::place_root(p)
         {
             out.insert(id);
         }
-        super::func::for_each_child(e, &mut |c| expr(c, out));
+        crate::codegen::func::for_each_child(e, &mut |c| expr(c, out));
     }
     for s in block {
         if let StmtKind::Decl { local, .. } = &s.kind {
@@ -237,11 +237,11 @@ fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
             _ => {}
         }
     }
-    super::func::for_each_stmt_expr(block, &mut |e| expr(e, out));
+    crate::codegen::func::for_each_stmt_expr(block, &mut |e| expr(e, out));
 }
 
 fn has_goto(block: &Block) -> bool {
-    super::func::any_statement(block, &|s| {
+    crate::codegen::func::any_statement(block, &|s| {
         matches!(s, StmtKind::Goto(_) | StmtKind::Label(_))
     })
 }
@@ -341,7 +341,7 @@ impl Analysis<'_> {
             // `&x` lets anything write x: never a candidate (address_taken), nothing to do.
             _ => {}
         }
-        super::func::for_each_child(e, &mut |c| self.effects(c, varying_flow));
+        crate::codegen::func::for_each_child(e, &mut |c| self.effects(c, varying_flow));
     }
 
     fn block(&mut self, block: &Block, varying_flow: bool) {

@@ -9,7 +9,7 @@ use crate::frontend::tir::{
 use crate::frontend::types::{QualType, Type};
 
 /// A new private variable of `f`, of type `ty`.
-pub(super) fn new_local(f: &mut tir::Function, name: &str, ty: &Type, span: Span) -> LocalId {
+pub fn new_local(f: &mut tir::Function, name: &str, ty: &Type, span: Span) -> LocalId {
     f.locals.push(Local {
         name: name.into(),
         ty: QualType::new(ty.clone()),
@@ -19,7 +19,7 @@ pub(super) fn new_local(f: &mut tir::Function, name: &str, ty: &Type, span: Span
 }
 
 /// The place of variable `local`, of type `ty`.
-pub(super) fn local_place(local: LocalId, ty: &Type, span: Span) -> Place {
+pub fn local_place(local: LocalId, ty: &Type, span: Span) -> Place {
     Place {
         kind: PlaceKind::Local(local),
         ty: QualType::new(ty.clone()),
@@ -28,7 +28,7 @@ pub(super) fn local_place(local: LocalId, ty: &Type, span: Span) -> Place {
 }
 
 /// The value of variable `local`.
-pub(super) fn load_local(local: LocalId, ty: &Type, span: Span) -> Expr {
+pub fn load_local(local: LocalId, ty: &Type, span: Span) -> Expr {
     Expr {
         ty: ty.clone(),
         span,
@@ -37,7 +37,7 @@ pub(super) fn load_local(local: LocalId, ty: &Type, span: Span) -> Expr {
 }
 
 /// `T local = value;`.
-pub(super) fn declare(local: LocalId, value: Expr) -> Stmt {
+pub fn declare(local: LocalId, value: Expr) -> Stmt {
     Stmt {
         span: value.span,
         kind: StmtKind::Decl {
@@ -48,7 +48,7 @@ pub(super) fn declare(local: LocalId, value: Expr) -> Stmt {
 }
 
 /// `local = value;`, `value` already of the variable's type `ty`.
-pub(super) fn assign(local: LocalId, ty: &Type, value: Expr) -> Stmt {
+pub fn assign(local: LocalId, ty: &Type, value: Expr) -> Stmt {
     let span = value.span;
     Stmt {
         span,

@@ -109,7 +109,7 @@ fn flat_types(ty: &Type) -> Vec<ir::Type> {
 }
 
 /// Calls `visit` with the name of every builtin the block calls.
-pub(super) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(&str)) {
+pub(crate) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(&str)) {
     fn expr(e: &Expr, visit: &mut dyn FnMut(&str)) {
         if let ExprKind::Builtin { name, .. } = &e.kind {
             visit(name);
@@ -119,7 +119,7 @@ pub(super) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(&str)) {
     for_each_stmt_expr(block, &mut |e| expr(e, visit));
 }
 
-pub(super) fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
     for s in block {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
@@ -173,7 +173,7 @@ fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-pub(super) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
             for_each_place_child(p, f)
@@ -219,7 +219,7 @@ pub(super) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 }
 
 /// The root variable of a place, if any.
-pub(super) fn place_root(p: &Place) -> Option<LocalId> {
+pub(crate) fn place_root(p: &Place) -> Option<LocalId> {
     match &p.kind {
         PlaceKind::Local(id) | PlaceKind::CompoundLiteral { local: id, .. } => Some(*id),
         PlaceKind::Element { array, .. } => place_root(array),
@@ -230,7 +230,7 @@ pub(super) fn place_root(p: &Place) -> Option<LocalId> {
 }
 
 /// Variables whose address is taken (they must live in memory).
-pub(super) fn address_taken(body: &[Stmt]) -> HashSet<LocalId> {
+pub(crate) fn address_taken(body: &[Stmt]) -> HashSet<LocalId> {
     let mut set = HashSet::new();
     fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
         if let ExprKind::AddressOf(p) = &e.kind
@@ -2074,7 +2074,7 @@ fn work_item_queries(body: &[Stmt]) -> Vec<(&'static str, Option<u64>)> {
 }
 
 /// Whether a statement of `block`, at any depth, is one `pred` accepts.
-pub(super) fn any_statement(block: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) -> bool {
+pub(crate) fn any_statement(block: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) -> bool {
     block.iter().any(|s| {
         pred(&s.kind)
             || match &s.kind {
@@ -2093,7 +2093,7 @@ pub(super) fn any_statement(block: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) ->
 
 /// Whether `block` has a `break` or `continue` that leaves it for an enclosing loop (one
 /// not inside a loop or, for `break`, a `switch` of its own).
-pub(super) fn escapes_loop(block: &[Stmt]) -> bool {
+pub(crate) fn escapes_loop(block: &[Stmt]) -> bool {
     block.iter().any(|s| match &s.kind {
         StmtKind::Break | StmtKind::Continue => true,
         StmtKind::Block(b) => escapes_loop(b),
@@ -2133,13 +2133,13 @@ pub(super) struct BarrierPlan {
 /// `wait_group_events`, which "must be encountered by all work-items in a work-group" and
 /// after which every item sees the whole async copy (each item performs the copy before
 /// it, see `async_copy`).
-pub(super) fn is_group_sync(name: &str) -> bool {
+pub(crate) fn is_group_sync(name: &str) -> bool {
     matches!(name, "barrier" | "wait_group_events")
 }
 
 /// Whether the statements reach a synchronization point ([`is_group_sync`]) directly
 /// (functions containing one are rejected).
-pub(super) fn contains_barrier(block: &[Stmt]) -> bool {
+pub(crate) fn contains_barrier(block: &[Stmt]) -> bool {
     let mut found = false;
     visit_builtins(block, &mut |name| found |= is_group_sync(name));
     found
@@ -2232,7 +2232,7 @@ impl FrameLayout {
             done_flag: size,
             // One byte more: the done flag.
             size: (size + 1).next_multiple_of(16).next_multiple_of(max_align),
-            shared: super::uniform::shared_locals(f),
+            shared: crate::passes::uniform::shared_locals(f),
             address_taken: address_taken(body),
         }
     }
@@ -2265,7 +2265,7 @@ impl Splitter<'_, '_> {
             // A break or continue of a group-level loop is the group's too.
             let escapes = self.loop_depth > 0 && escapes_loop(one);
             if !contains_barrier(one) && !escapes {
-                if super::uniform::runs_once(s, &self.frames.shared) {
+                if crate::passes::uniform::runs_once(s, &self.frames.shared) {
                     // It only sets variables kept once for the group: run it once.
                     self.flush(run, nodes)?;
                     nodes.push(WgNode::Once(self.once(one)?));
@@ -2318,7 +2318,10 @@ impl Splitter<'_, '_> {
                     // A step that changes only shared variables runs once for the group.
                     let step = match step {
                         Some(e)
-                            if super::uniform::runs_once(&step_stmt(e)[0], &self.frames.shared) =>
+                            if crate::passes::uniform::runs_once(
+                                &step_stmt(e)[0],
+                                &self.frames.shared,
+                            ) =>
                         {
                             Some(WgNode::Once(self.once(&step_stmt(e))?))
                         }

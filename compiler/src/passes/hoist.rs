@@ -17,7 +17,7 @@
 
 use std::collections::HashSet;
 
-use super::tir_build::{assign, declare, load_local, new_local};
+use crate::frontend::tir::build::{assign, declare, load_local, new_local};
 
 use crate::frontend::source::Span;
 use crate::frontend::tir::{
@@ -25,7 +25,7 @@ use crate::frontend::tir::{
 };
 use crate::frontend::types::{Scalar, Type};
 
-pub(super) struct Hoister<'a> {
+pub(crate) struct Hoister<'a> {
     pub syncs: &'a HashSet<FuncId>,
     /// The kernel whose body is rewritten: the new variables are its.
     pub kernel: &'a mut tir::Function,
@@ -152,7 +152,7 @@ impl Hoister<'_> {
 
     fn calls_sync(&self, e: &Expr) -> bool {
         let mut found = self.is_sync_call(e);
-        super::func::for_each_child(e, &mut |c| found |= self.calls_sync(c));
+        crate::codegen::func::for_each_child(e, &mut |c| found |= self.calls_sync(c));
         found
     }
 

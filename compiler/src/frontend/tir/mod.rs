@@ -146,6 +146,8 @@ pub struct Local {
     pub span: Span,
 }
 
+pub mod build;
+
 pub type Block = Vec<Stmt>;
 
 #[derive(Clone, Debug)]

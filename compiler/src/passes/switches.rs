@@ -9,8 +9,8 @@
 //! case); anything else stays a switch, and its kernel runs as a resumable function
 //! (`func/resumable.rs`).
 
-use super::func::contains_barrier;
-use super::tir_build::{declare, load_local, new_local};
+use crate::codegen::func::contains_barrier;
+use crate::frontend::tir::build::{declare, load_local, new_local};
 use crate::frontend::tir::{
     self, BinaryOp, Block, Constant, Expr, ExprKind, LabelId, Stmt, StmtKind,
 };
@@ -18,7 +18,7 @@ use crate::frontend::types::{Scalar, Type};
 
 /// Rewrites the switches with barriers of kernel `f`; `None` when one cannot be (`f` is
 /// then partly rewritten: rewrite a copy).
-pub(super) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {
+pub(crate) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {
     let Some(mut body) = f.body.take() else {
         return Some(());
     };

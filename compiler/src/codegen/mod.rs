@@ -226,7 +226,7 @@ pub fn compile(
         if syncs.contains(&id) {
             continue;
         }
-        if f.kernel.is_some() && func::contains_barrier(body) {
+        if f.kernel.is_some() && crate::passes::analysis::contains_barrier(body) {
             let plan = if func::splits_at_barriers(body) {
                 func::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?
             } else {
@@ -369,8 +369,9 @@ fn check_supported(
         }
         let Some(body) = &f.body else { continue };
         let mut problem = None;
-        func::visit_builtins(body, &mut |name| {
-            let barrier_outside_kernel = func::is_group_sync(name) && f.kernel.is_none();
+        crate::passes::analysis::visit_builtins(body, &mut |name| {
+            let barrier_outside_kernel =
+                crate::passes::analysis::is_group_sync(name) && f.kernel.is_none();
             if problem.is_none() && barrier_outside_kernel {
                 problem = Some(name.to_string());
             }

@@ -13,9 +13,12 @@
 
 use std::collections::HashSet;
 
-use crate::codegen::func::{is_group_sync, visit_builtins};
+use super::analysis::{is_group_sync, visit_builtins};
 use crate::frontend::source::Span;
-use crate::frontend::tir::build::{assign, load_local, new_local};
+use crate::frontend::tir::build::{assign, expr_stmt, load_local, new_local};
+use crate::frontend::tir::visit::{
+    VisitMut, any_expr, any_statement, walk_place_mut, walk_stmt_mut,
+};
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
@@ -180,7 +183,7 @@ impl Inliner<'_> {
         let Some(body) = &callee.body else {
             return Err(format!("'{}' has no body to inline", callee.name));
         };
-        let shift = Shift {
+        let mut shift = Shift {
             locals: self.kernel.locals.len() as u32,
             labels: self.kernel.labels,
         };
@@ -203,9 +206,7 @@ impl Inliner<'_> {
             })
             .collect();
         let mut stmts = body.clone();
-        for s in &mut stmts {
-            shift.stmt(s);
-        }
+        shift.visit_block(&mut stmts);
         let last_return = match stmts.last().map(|s| &s.kind) {
             Some(StmtKind::Return(value)) if !contains_return(&stmts[..stmts.len() - 1]) => {
                 let value = value.clone();
@@ -218,7 +219,7 @@ impl Inliner<'_> {
                 self.kernel.labels += 1;
                 let result = (*ret_ty != Type::Void).then(|| {
                     let name = format!("<result of {}>", callee.name);
-                    new_local(self.kernel, &name, ret_ty, span)
+                    new_local(&mut self.kernel.locals, &name, ret_ty, span)
                 });
                 returns_to_jumps(&mut stmts, result, ret_ty, end);
                 stmts.push(Stmt {
@@ -267,43 +268,39 @@ enum Target {
 
 /// Turns each `return v;` of an inlined body into `result = v; goto end;`.
 fn returns_to_jumps(block: &mut Block, result: Option<LocalId>, ty: &Type, end: LabelId) {
-    for s in block.iter_mut() {
-        match &mut s.kind {
-            StmtKind::Return(value) => {
-                let span = s.span;
-                let mut jump = Vec::new();
-                match (value.take(), result) {
-                    (Some(value), Some(local)) => jump.push(assign(local, ty, value)),
-                    (Some(value), None) => jump.push(Stmt {
-                        span,
-                        kind: StmtKind::Expr(value),
-                    }),
-                    (None, _) => {}
-                }
-                jump.push(Stmt {
-                    kind: StmtKind::Goto(end),
-                    span,
-                });
-                s.kind = StmtKind::Block(jump);
-            }
-            StmtKind::Block(b)
-            | StmtKind::Loop { body: b, .. }
-            | StmtKind::Switch { body: b, .. } => returns_to_jumps(b, result, ty, end),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                returns_to_jumps(then_branch, result, ty, end);
-                returns_to_jumps(else_branch, result, ty, end);
-            }
-            _ => {}
-        }
+    struct Returns<'t> {
+        result: Option<LocalId>,
+        ty: &'t Type,
+        end: LabelId,
     }
+    impl VisitMut for Returns<'_> {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            let StmtKind::Return(value) = &mut s.kind else {
+                return walk_stmt_mut(self, s);
+            };
+            let span = s.span;
+            let mut jump = Vec::new();
+            match (value.take(), self.result) {
+                (Some(value), Some(local)) => jump.push(assign(local, self.ty, value)),
+                (Some(value), None) => jump.push(expr_stmt(value)),
+                (None, _) => {}
+            }
+            jump.push(Stmt {
+                kind: StmtKind::Goto(self.end),
+                span,
+            });
+            s.kind = StmtKind::Block(jump);
+        }
+
+        // Returns are statements: nothing to do in expressions.
+        fn visit_expr(&mut self, _: &mut Expr) {}
+        fn visit_init(&mut self, _: &mut Init) {}
+    }
+    Returns { result, ty, end }.visit_block(block);
 }
 
 fn contains_return(block: &[Stmt]) -> bool {
-    crate::codegen::func::any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
+    any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
 }
 
 /// Renumbers a callee's variables and labels into the kernel's.
@@ -320,136 +317,39 @@ impl Shift {
     fn label(&self, id: &mut LabelId) {
         id.0 += self.labels;
     }
+}
 
-    fn stmt(&self, s: &mut Stmt) {
+impl VisitMut for Shift {
+    fn visit_stmt(&mut self, s: &mut Stmt) {
         match &mut s.kind {
-            StmtKind::Expr(e) => self.expr(e),
-            StmtKind::Decl { local, init } => {
-                self.local(local);
-                if let Some(init) = init {
-                    self.init(init);
-                }
-            }
-            StmtKind::Block(b) => b.iter_mut().for_each(|s| self.stmt(s)),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond);
-                then_branch.iter_mut().for_each(|s| self.stmt(s));
-                else_branch.iter_mut().for_each(|s| self.stmt(s));
-            }
-            StmtKind::Loop {
-                cond, step, body, ..
-            } => {
-                cond.iter_mut().for_each(|e| self.expr(e));
-                step.iter_mut().for_each(|e| self.expr(e));
-                body.iter_mut().for_each(|s| self.stmt(s));
-            }
-            StmtKind::Switch {
-                value,
-                cases,
-                default,
-                body,
-            } => {
-                self.expr(value);
+            StmtKind::Decl { local, .. } => self.local(local),
+            StmtKind::Switch { cases, default, .. } => {
                 cases.iter_mut().for_each(|(_, l)| self.label(l));
                 default.iter_mut().for_each(|l| self.label(l));
-                body.iter_mut().for_each(|s| self.stmt(s));
             }
             StmtKind::Label(l) | StmtKind::Goto(l) => self.label(l),
-            StmtKind::Return(e) => e.iter_mut().for_each(|e| self.expr(e)),
-            StmtKind::Break | StmtKind::Continue => {}
+            _ => {}
         }
+        walk_stmt_mut(self, s);
     }
 
-    fn init(&self, init: &mut Init) {
-        match init {
-            Init::Expr(e) => self.expr(e),
-            Init::Aggregate(items) => items.iter_mut().for_each(|(_, e)| self.expr(e)),
+    fn visit_place(&mut self, p: &mut Place) {
+        if let PlaceKind::Local(id) | PlaceKind::CompoundLiteral { local: id, .. } = &mut p.kind {
+            self.local(id);
         }
-    }
-
-    fn place(&self, p: &mut Place) {
-        match &mut p.kind {
-            PlaceKind::Local(id) => self.local(id),
-            PlaceKind::Global(_) => {}
-            PlaceKind::Deref(e) | PlaceKind::Value(e) => self.expr(e),
-            PlaceKind::Element { array, index } => {
-                self.place(array);
-                self.expr(index);
-            }
-            PlaceKind::Field { record, .. } => self.place(record),
-            PlaceKind::Lanes { vector, .. } => self.place(vector),
-            PlaceKind::CompoundLiteral { local, init } => {
-                self.local(local);
-                self.init(init);
-            }
-        }
-    }
-
-    fn expr(&self, e: &mut Expr) {
-        match &mut e.kind {
-            ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
-                self.place(p)
-            }
-            ExprKind::Assign { place, value, .. } => {
-                self.place(place);
-                self.expr(value);
-            }
-            ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-                self.expr(operand)
-            }
-            ExprKind::Swizzle { base, .. } => self.expr(base),
-            ExprKind::Binary { lhs, rhs, .. }
-            | ExprKind::Logical { lhs, rhs, .. }
-            | ExprKind::Comma { lhs, rhs }
-            | ExprKind::PointerDiff { lhs, rhs } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-            ExprKind::PointerOffset {
-                pointer, offset, ..
-            } => {
-                self.expr(pointer);
-                self.expr(offset);
-            }
-            ExprKind::Conditional {
-                cond,
-                then_expr,
-                else_expr,
-            }
-            | ExprKind::Select {
-                cond,
-                then_expr,
-                else_expr,
-            } => {
-                self.expr(cond);
-                self.expr(then_expr);
-                self.expr(else_expr);
-            }
-            ExprKind::VectorLiteral(parts) => parts.iter_mut().for_each(|p| self.expr(p)),
-            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
-                args.iter_mut().for_each(|a| self.expr(a))
-            }
-            // Semantic analysis leaves no statement expression.
-            ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
-        }
+        walk_place_mut(self, p);
     }
 }
 
 /// The first call of a synchronizing function left in `block` (one inside an expression).
 fn remaining_call(block: &Block, syncs: &HashSet<FuncId>) -> Option<FuncId> {
-    fn visit(e: &Expr, syncs: &HashSet<FuncId>, found: &mut Option<FuncId>) {
-        if let ExprKind::Call { func, .. } = &e.kind
-            && syncs.contains(func)
-        {
-            found.get_or_insert(*func);
-        }
-        crate::codegen::func::for_each_child(e, &mut |c| visit(c, syncs, found));
-    }
     let mut found = None;
-    crate::codegen::func::for_each_stmt_expr(block, &mut |e| visit(e, syncs, &mut found));
+    any_expr(block, &mut |e| match &e.kind {
+        ExprKind::Call { func, .. } if syncs.contains(func) => {
+            found = Some(*func);
+            true
+        }
+        _ => false,
+    });
     found
 }

@@ -9,7 +9,7 @@
 //! case); anything else stays a switch, and its kernel runs as a resumable function
 //! (`func/resumable.rs`).
 
-use crate::codegen::func::contains_barrier;
+use super::analysis::contains_barrier;
 use crate::frontend::tir::build::{declare, load_local, new_local};
 use crate::frontend::tir::{
     self, BinaryOp, Block, Constant, Expr, ExprKind, LabelId, Stmt, StmtKind,
@@ -122,7 +122,7 @@ fn if_chain(
         return None;
     }
     // The value, evaluated once.
-    let tmp = new_local(f, "", &value.ty, span);
+    let tmp = new_local(&mut f.locals, "", &value.ty, span);
     let load = load_local(tmp, &value.ty, span);
     let mut out = vec![declare(tmp, value.clone())];
     // From the last test to the first: each `if` holds the chain after it as its `else`.

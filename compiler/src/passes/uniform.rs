@@ -17,7 +17,8 @@
 
 use std::collections::HashSet;
 
-use crate::codegen::func::address_taken;
+use super::analysis::{address_taken, contains_barrier, escapes_loop, place_root};
+use crate::frontend::tir::visit::{any_statement, for_each_child, for_each_expr, for_each_stmt};
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, Init, LocalId, Place, PlaceKind, StmtKind,
 };
@@ -172,9 +173,7 @@ fn writes_outside_once(
 ) {
     for s in block {
         let one = std::slice::from_ref(s);
-        let at_group = group_level
-            && (crate::codegen::func::contains_barrier(one)
-                || (loops > 0 && crate::codegen::func::escapes_loop(one)));
+        let at_group = group_level && (contains_barrier(one) || (loops > 0 && escapes_loop(one)));
         if !at_group {
             if !(group_level && runs_once(s, shared)) {
                 all_writes(one, out);
@@ -210,38 +209,22 @@ fn writes_outside_once(
 
 /// Every variable a block writes or declares.
 fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
-    fn expr(e: &Expr, out: &mut HashSet<LocalId>) {
-        if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
-            && let Some(id) = crate::codegen::func::place_root(p)
-        {
-            out.insert(id);
-        }
-        crate::codegen::func::for_each_child(e, &mut |c| expr(c, out));
-    }
-    for s in block {
+    for_each_stmt(block, &mut |s| {
         if let StmtKind::Decl { local, .. } = &s.kind {
             out.insert(*local);
         }
-        match &s.kind {
-            StmtKind::Block(b)
-            | StmtKind::Loop { body: b, .. }
-            | StmtKind::Switch { body: b, .. } => all_writes(b, out),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                all_writes(then_branch, out);
-                all_writes(else_branch, out);
-            }
-            _ => {}
+    });
+    for_each_expr(block, &mut |e| {
+        if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
+            && let Some(id) = place_root(p)
+        {
+            out.insert(id);
         }
-    }
-    crate::codegen::func::for_each_stmt_expr(block, &mut |e| expr(e, out));
+    });
 }
 
 fn has_goto(block: &Block) -> bool {
-    crate::codegen::func::any_statement(block, &|s| {
+    any_statement(block, &|s| {
         matches!(s, StmtKind::Goto(_) | StmtKind::Label(_))
     })
 }
@@ -259,27 +242,6 @@ impl Analysis<'_> {
             // Semantic analysis leaves none; were one left, nothing about it is known.
             ExprKind::StmtExpr { .. } => false,
             ExprKind::Load(p) => self.place(p),
-            ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-                self.expr(operand)
-            }
-            ExprKind::Swizzle { base, .. } => self.expr(base),
-            ExprKind::Binary { lhs, rhs, .. }
-            | ExprKind::Logical { lhs, rhs, .. }
-            | ExprKind::PointerDiff { lhs, rhs } => self.expr(lhs) && self.expr(rhs),
-            ExprKind::PointerOffset {
-                pointer, offset, ..
-            } => self.expr(pointer) && self.expr(offset),
-            ExprKind::Conditional {
-                cond,
-                then_expr,
-                else_expr,
-            }
-            | ExprKind::Select {
-                cond,
-                then_expr,
-                else_expr,
-            } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
-            ExprKind::VectorLiteral(parts) => parts.iter().all(|p| self.expr(p)),
             ExprKind::Builtin { name, args } => {
                 UNIFORM_BUILTINS.contains(&&**name)
                     || (!is_varying_builtin(name) && args.iter().all(|a| self.expr(a)))
@@ -290,6 +252,21 @@ impl Analysis<'_> {
             | ExprKind::AddressOf(_)
             | ExprKind::Call { .. }
             | ExprKind::Comma { .. } => false,
+            // Pure operations: uniform when every operand is.
+            ExprKind::Unary { .. }
+            | ExprKind::Convert { .. }
+            | ExprKind::Swizzle { .. }
+            | ExprKind::Binary { .. }
+            | ExprKind::Logical { .. }
+            | ExprKind::PointerDiff { .. }
+            | ExprKind::PointerOffset { .. }
+            | ExprKind::Conditional { .. }
+            | ExprKind::Select { .. }
+            | ExprKind::VectorLiteral(_) => {
+                let mut all = true;
+                for_each_child(e, &mut |c| all = all && self.expr(c));
+                all
+            }
         }
     }
 
@@ -341,7 +318,7 @@ impl Analysis<'_> {
             // `&x` lets anything write x: never a candidate (address_taken), nothing to do.
             _ => {}
         }
-        crate::codegen::func::for_each_child(e, &mut |c| self.effects(c, varying_flow));
+        for_each_child(e, &mut |c| self.effects(c, varying_flow));
     }
 
     fn block(&mut self, block: &Block, varying_flow: bool) {

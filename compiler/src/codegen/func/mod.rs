@@ -13,12 +13,16 @@ use super::layout::{kernel_layout, local_offsets, param_kind};
 use super::ops::{binary_lane, clif_type, convert_lane, lane_types, saturate_int, uextend_to};
 use super::{CodegenError, CodegenOptions, ModuleState, item_context};
 use crate::frontend::sema::constant;
+use crate::frontend::tir::visit::for_each_expr;
 use crate::frontend::tir::{
     self, BinaryOp, Block as TirBlock, Constant, ConvertKind, Expr, ExprKind, FuncId, Init,
     LocalId, Place, PlaceKind, Rounding, Stmt, StmtKind, UnaryOp,
 };
 use crate::frontend::types::{AddressSpace, Scalar, Type};
 use crate::kernel::{ParamKind, WorkGroup};
+use crate::passes::analysis::{
+    address_taken, contains_barrier, escapes_loop, is_barrier, locals_used,
+};
 
 mod resumable;
 
@@ -106,181 +110,6 @@ fn flat_types(ty: &Type) -> Vec<ir::Type> {
         None if ty.is_void() => Vec::new(),
         None => vec![types::I64],
     }
-}
-
-/// Calls `visit` with the name of every builtin the block calls.
-pub(crate) fn visit_builtins(block: &[Stmt], visit: &mut dyn FnMut(&str)) {
-    fn expr(e: &Expr, visit: &mut dyn FnMut(&str)) {
-        if let ExprKind::Builtin { name, .. } = &e.kind {
-            visit(name);
-        }
-        for_each_child(e, &mut |c| expr(c, visit));
-    }
-    for_each_stmt_expr(block, &mut |e| expr(e, visit));
-}
-
-pub(crate) fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    for s in block {
-        match &s.kind {
-            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
-            StmtKind::Decl {
-                init: Some(init), ..
-            } => for_each_init_expr(init, f),
-            StmtKind::Block(b) => for_each_stmt_expr(b, f),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                f(cond);
-                for_each_stmt_expr(then_branch, f);
-                for_each_stmt_expr(else_branch, f);
-            }
-            StmtKind::Loop {
-                cond, step, body, ..
-            } => {
-                cond.iter().for_each(&mut *f);
-                step.iter().for_each(&mut *f);
-                for_each_stmt_expr(body, f);
-            }
-            StmtKind::Switch { value, body, .. } => {
-                f(value);
-                for_each_stmt_expr(body, f);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn for_each_init_expr(init: &Init, f: &mut dyn FnMut(&Expr)) {
-    match init {
-        Init::Expr(e) => f(e),
-        Init::Aggregate(items) => items.iter().for_each(|(_, e)| f(e)),
-    }
-}
-
-fn for_each_place_child(p: &Place, f: &mut dyn FnMut(&Expr)) {
-    match &p.kind {
-        PlaceKind::Deref(e) | PlaceKind::Value(e) => f(e),
-        PlaceKind::Element { array, index } => {
-            for_each_place_child(array, f);
-            f(index);
-        }
-        PlaceKind::Field { record, .. } => for_each_place_child(record, f),
-        PlaceKind::Lanes { vector, .. } => for_each_place_child(vector, f),
-        PlaceKind::CompoundLiteral { init, .. } => for_each_init_expr(init, f),
-        PlaceKind::Local(_) | PlaceKind::Global(_) => {}
-    }
-}
-
-pub(crate) fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    match &e.kind {
-        ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
-            for_each_place_child(p, f)
-        }
-        ExprKind::Assign { place, value, .. } => {
-            for_each_place_child(place, f);
-            f(value);
-        }
-        ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => f(operand),
-        ExprKind::Swizzle { base, .. } => f(base),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Logical { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs }
-        | ExprKind::PointerDiff { lhs, rhs } => {
-            f(lhs);
-            f(rhs);
-        }
-        ExprKind::PointerOffset {
-            pointer, offset, ..
-        } => {
-            f(pointer);
-            f(offset);
-        }
-        ExprKind::Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        }
-        | ExprKind::Select {
-            cond,
-            then_expr,
-            else_expr,
-        } => {
-            f(cond);
-            f(then_expr);
-            f(else_expr);
-        }
-        ExprKind::VectorLiteral(parts) => parts.iter().for_each(f),
-        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().for_each(f),
-        // Taken out of expressions by semantic analysis (`sema::stmt_expr`): none is left.
-        ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
-    }
-}
-
-/// The root variable of a place, if any.
-pub(crate) fn place_root(p: &Place) -> Option<LocalId> {
-    match &p.kind {
-        PlaceKind::Local(id) | PlaceKind::CompoundLiteral { local: id, .. } => Some(*id),
-        PlaceKind::Element { array, .. } => place_root(array),
-        PlaceKind::Field { record, .. } => place_root(record),
-        PlaceKind::Lanes { vector, .. } => place_root(vector),
-        _ => None,
-    }
-}
-
-/// Variables whose address is taken (they must live in memory).
-pub(crate) fn address_taken(body: &[Stmt]) -> HashSet<LocalId> {
-    let mut set = HashSet::new();
-    fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
-        if let ExprKind::AddressOf(p) = &e.kind
-            && let Some(id) = place_root(p)
-        {
-            set.insert(id);
-        }
-        for_each_child(e, &mut |c| visit(c, set));
-    }
-    for_each_stmt_expr(body, &mut |e| visit(e, &mut set));
-    set
-}
-
-/// Variables a block names: declared, read, written or addressed.
-fn locals_used(body: &[Stmt]) -> HashSet<LocalId> {
-    let mut set = HashSet::new();
-    fn visit(e: &Expr, set: &mut HashSet<LocalId>) {
-        if let ExprKind::Load(p)
-        | ExprKind::AddressOf(p)
-        | ExprKind::IncDec { place: p, .. }
-        | ExprKind::Assign { place: p, .. } = &e.kind
-            && let Some(id) = place_root(p)
-        {
-            set.insert(id);
-        }
-        for_each_child(e, &mut |c| visit(c, set));
-    }
-    fn declared(body: &[Stmt], set: &mut HashSet<LocalId>) {
-        for s in body {
-            match &s.kind {
-                StmtKind::Decl { local, .. } => {
-                    set.insert(*local);
-                }
-                StmtKind::Block(b) | StmtKind::Loop { body: b, .. } => declared(b, set),
-                StmtKind::Switch { body, .. } => declared(body, set),
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    declared(then_branch, set);
-                    declared(else_branch, set);
-                }
-                _ => {}
-            }
-        }
-    }
-    for_each_stmt_expr(body, &mut |e| visit(e, &mut set));
-    declared(body, &mut set);
-    set
 }
 
 /// Defines the work-item function of `id`.
@@ -2058,7 +1887,7 @@ fn work_item_queries(body: &[Stmt]) -> Vec<(&'static str, Option<u64>)> {
         "get_global_offset",
     ];
     let mut found = Vec::new();
-    fn visit(e: &Expr, found: &mut Vec<(&'static str, Option<u64>)>) {
+    for_each_expr(body, &mut |e| {
         if let ExprKind::Builtin { name, args } = &e.kind
             && let Some(query) = QUERIES.iter().find(|q| **q == &**name)
         {
@@ -2067,58 +1896,8 @@ fn work_item_queries(body: &[Stmt]) -> Vec<(&'static str, Option<u64>)> {
                 found.push(query);
             }
         }
-        for_each_child(e, &mut |c| visit(c, found));
-    }
-    for_each_stmt_expr(body, &mut |e| visit(e, &mut found));
+    });
     found
-}
-
-/// Whether a statement of `block`, at any depth, is one `pred` accepts.
-pub(crate) fn any_statement(block: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) -> bool {
-    block.iter().any(|s| {
-        pred(&s.kind)
-            || match &s.kind {
-                StmtKind::Block(b)
-                | StmtKind::Loop { body: b, .. }
-                | StmtKind::Switch { body: b, .. } => any_statement(b, pred),
-                StmtKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => any_statement(then_branch, pred) || any_statement(else_branch, pred),
-                _ => false,
-            }
-    })
-}
-
-/// Whether `block` has a `break` or `continue` that leaves it for an enclosing loop (one
-/// not inside a loop or, for `break`, a `switch` of its own).
-pub(crate) fn escapes_loop(block: &[Stmt]) -> bool {
-    block.iter().any(|s| match &s.kind {
-        StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::Block(b) => escapes_loop(b),
-        StmtKind::If {
-            then_branch,
-            else_branch,
-            ..
-        } => escapes_loop(then_branch) || escapes_loop(else_branch),
-        StmtKind::Switch { body, .. } => continues_loop(body),
-        _ => false,
-    })
-}
-
-/// Whether a `switch` body has a `continue` for the enclosing loop.
-fn continues_loop(block: &[Stmt]) -> bool {
-    block.iter().any(|s| match &s.kind {
-        StmtKind::Continue => true,
-        StmtKind::Block(b) | StmtKind::Switch { body: b, .. } => continues_loop(b),
-        StmtKind::If {
-            then_branch,
-            else_branch,
-            ..
-        } => continues_loop(then_branch) || continues_loop(else_branch),
-        _ => false,
-    })
 }
 
 /// A kernel split at its barriers.
@@ -2127,26 +1906,6 @@ pub(super) struct BarrierPlan {
     pub frame_size: u32,
     /// The frame offset of each item's "done" flag (set when it returns).
     pub done_flag: u32,
-}
-
-/// Whether a builtin is a work-group synchronization point: `barrier`, and
-/// `wait_group_events`, which "must be encountered by all work-items in a work-group" and
-/// after which every item sees the whole async copy (each item performs the copy before
-/// it, see `async_copy`).
-pub(crate) fn is_group_sync(name: &str) -> bool {
-    matches!(name, "barrier" | "wait_group_events")
-}
-
-/// Whether the statements reach a synchronization point ([`is_group_sync`]) directly
-/// (functions containing one are rejected).
-pub(crate) fn contains_barrier(block: &[Stmt]) -> bool {
-    let mut found = false;
-    visit_builtins(block, &mut |name| found |= is_group_sync(name));
-    found
-}
-
-fn is_barrier(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Builtin { name, .. }, .. }) if is_group_sync(name))
 }
 
 /// Splits a kernel with barriers into region and condition functions (PoCL's work-item

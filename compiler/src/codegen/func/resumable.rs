@@ -25,12 +25,11 @@ use cranelift_codegen::ir::{self, Block, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_module::Module;
 
-use super::{
-    BarrierPlan, FrameLayout, Lower, Result, WgNode, any_statement, contains_barrier, escapes_loop,
-    is_barrier,
-};
+use super::{BarrierPlan, FrameLayout, Lower, Result, WgNode};
 use crate::codegen::{CodegenError, CodegenOptions, ModuleState};
+use crate::frontend::tir::visit::any_statement;
 use crate::frontend::tir::{self, FuncId, Stmt, StmtKind};
+use crate::passes::analysis::{contains_barrier, escapes_loop, is_barrier};
 
 /// The resume point of an item that returned.
 pub(in crate::codegen) const FINISHED: u32 = u32::MAX;

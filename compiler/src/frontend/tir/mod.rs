@@ -147,6 +147,8 @@ pub struct Local {
 }
 
 pub mod build;
+pub mod lift;
+pub mod visit;
 
 pub type Block = Vec<Stmt>;
 

@@ -60,21 +60,27 @@ pub(crate) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
     }
 }
 
-/// The program with every call of a synchronizing function inlined into its kernels.
-pub(crate) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::Program, String> {
+/// The pass: every call of a synchronizing function inlined into its kernels.
+///
+/// Input: a program as semantic analysis leaves it. Output: the same program where no
+/// kernel calls a function of [`synchronizing`] (its `callees` say so); those functions
+/// are still defined (code generation skips the helpers among them). An error when such a
+/// call is left inside an expression that cannot be taken apart, or inlining nests too deep.
+pub(crate) fn run(program: &mut tir::Program) -> Result<(), String> {
     let syncs = synchronizing(program);
-    let mut out = program.clone();
     if syncs.is_empty() {
-        return Ok(out);
+        return Ok(());
     }
-    for (i, f) in program.functions.iter().enumerate() {
+    // The callees are inlined as they were written: they are read from a copy.
+    let original = program.clone();
+    for (i, f) in original.functions.iter().enumerate() {
         if f.kernel.is_none() || !f.callees.iter().any(|c| syncs.contains(c)) {
             continue;
         }
         let mut kernel = f.clone();
         let mut body = kernel.body.take().unwrap_or_default();
         let mut inliner = Inliner {
-            program,
+            program: &original,
             syncs: &syncs,
             kernel: &mut kernel,
         };
@@ -84,14 +90,14 @@ pub(crate) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::
                 "'{}' calls '{}', which uses barriers, in an expression clift cannot \
                  take the call out of (a void operand of ?: inside a larger expression)",
                 f.name,
-                program.function(callee).name
+                original.function(callee).name
             ));
         }
         kernel.body = Some(body);
         kernel.callees.retain(|c| !syncs.contains(c));
-        out.functions[i] = kernel;
+        program.functions[i] = kernel;
     }
-    Ok(out)
+    Ok(())
 }
 
 struct Inliner<'a> {

@@ -16,6 +16,20 @@ use crate::frontend::tir::{
 };
 use crate::frontend::types::{Scalar, Type};
 
+/// The pass: the switches with barriers of every kernel rewritten. Input: a program after
+/// inlining (a kernel's barriers are its own statements). Output: each kernel whose every
+/// switch with barriers can be rewritten has `if` chains instead; a kernel with one that
+/// cannot keeps its switches (it runs as a resumable function).
+pub(crate) fn run(program: &mut tir::Program) -> Result<(), String> {
+    for f in program.functions.iter_mut().filter(|f| f.kernel.is_some()) {
+        let mut rewritten = f.clone();
+        if rewrite_switches(&mut rewritten).is_some() {
+            *f = rewritten;
+        }
+    }
+    Ok(())
+}
+
 /// Rewrites the switches with barriers of kernel `f`; `None` when one cannot be (`f` is
 /// then partly rewritten: rewrite a copy).
 pub(crate) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {

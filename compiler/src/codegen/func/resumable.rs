@@ -25,11 +25,11 @@ use cranelift_codegen::ir::{self, Block, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_module::Module;
 
-use super::{BarrierPlan, FrameLayout, Lower, Result, WgNode};
+use super::{Lower, Result};
+use crate::codegen::work_group::{BarrierPlan, WgNode};
 use crate::codegen::{CodegenError, CodegenOptions, ModuleState};
-use crate::frontend::tir::visit::any_statement;
-use crate::frontend::tir::{self, FuncId, Stmt, StmtKind};
-use crate::passes::analysis::{contains_barrier, escapes_loop, is_barrier};
+use crate::frontend::tir::{self, FuncId, Stmt};
+use crate::passes::barriers::{self, FrameLayout};
 
 /// The resume point of an item that returned.
 pub(in crate::codegen) const FINISHED: u32 = u32::MAX;
@@ -79,37 +79,10 @@ fn forced() -> bool {
     crate::codegen::env_flag(FORCE_VAR, &ON)
 }
 
-/// Whether the planner can split `body` at each of its barriers: they are statements of
-/// blocks, `if`s and loops only, no `goto` is near them, and every `break`/`continue` that
-/// leaves a group-level loop is a statement of such blocks too.
+/// Whether the planner splits `body` at its barriers ([`barriers::splits_at_barriers`]),
+/// unless [`FORCE_VAR`] sends every kernel here.
 pub(in crate::codegen) fn splits_at_barriers(body: &[Stmt]) -> bool {
-    !forced() && !has_goto(body) && plannable(body, false)
-}
-
-fn plannable(block: &[Stmt], in_group_loop: bool) -> bool {
-    block.iter().all(|s| {
-        let one = std::slice::from_ref(s);
-        let leaves_group_loop = in_group_loop && escapes_loop(one);
-        if !(contains_barrier(one) || leaves_group_loop) {
-            return true;
-        }
-        match &s.kind {
-            _ if is_barrier(s) => true,
-            StmtKind::Break | StmtKind::Continue => true,
-            StmtKind::Block(b) => plannable(b, in_group_loop),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => plannable(then_branch, in_group_loop) && plannable(else_branch, in_group_loop),
-            StmtKind::Loop { body, .. } => plannable(body, true),
-            _ => false,
-        }
-    })
-}
-
-fn has_goto(block: &[Stmt]) -> bool {
-    any_statement(block, &|s| matches!(s, StmtKind::Goto(_)))
+    !forced() && barriers::splits_at_barriers(body)
 }
 
 /// Compiles a kernel with barriers as one resumable work-item function; its plan is the

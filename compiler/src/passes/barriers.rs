@@ -250,3 +250,115 @@ fn flush(run: &mut Vec<Stmt>, steps: &mut Vec<Step>) {
         steps.push(Step::Region(std::mem::take(run)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+
+    /// The plan's steps, in short: `region(n)`/`once(n)` with their statement counts.
+    fn describe(steps: &[Step]) -> String {
+        let one = |s: &Step| match s {
+            Step::Region(stmts) => format!("region({})", stmts.len()),
+            Step::Once(stmts) => format!("once({})", stmts.len()),
+            Step::If {
+                then_steps,
+                else_steps,
+                ..
+            } => format!("if[{} | {}]", describe(then_steps), describe(else_steps)),
+            Step::Loop { step, body, .. } => format!(
+                "loop[{}; {}]",
+                step.as_deref()
+                    .map_or(String::new(), |s| describe(std::slice::from_ref(s))),
+                describe(body)
+            ),
+            Step::Break => "break".to_string(),
+            Step::Continue => "continue".to_string(),
+        };
+        steps.iter().map(one).collect::<Vec<_>>().join(" ")
+    }
+
+    fn plan_of(source: &str) -> Plan {
+        let program = typed_tree("b.cl", source, &BuildOptions::default()).expect("it builds");
+        let (_, f) = program.kernels().next().expect("a kernel");
+        assert!(splits_at_barriers(f.body.as_ref().expect("a body")));
+        plan(f).expect("it splits")
+    }
+
+    #[test]
+    fn a_reduction_splits_into_regions_around_its_barriers() {
+        let plan = plan_of(
+            "kernel void k(global int *a, local int *t) {
+                int lid = get_local_id(0);
+                t[lid] = a[lid];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int s = get_local_size(0) / 2; s > 0; s /= 2) {
+                    if (lid < s) t[lid] += t[lid + s];
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                }
+                a[lid] = t[0];
+            }",
+        );
+        // Two statements before the first barrier; `s` is uniform and written at group
+        // level only, so its declaration and the loop's step run once; the loop body's
+        // `if` is a region; the last store another.
+        assert_eq!(
+            describe(&plan.steps),
+            "region(2) once(1) loop[once(1); region(1)] region(1)"
+        );
+    }
+
+    #[test]
+    fn an_if_with_a_barrier_and_a_break_of_a_group_loop_are_the_groups() {
+        let plan = plan_of(
+            "kernel void k(global int *a, int n) {
+                for (int i = 0; i < n; i++) {
+                    if (n > 3) { a[get_local_id(0)] = i; barrier(CLK_GLOBAL_MEM_FENCE); }
+                    else break;
+                    a[get_local_id(0)] += 1;
+                }
+            }",
+        );
+        assert_eq!(
+            describe(&plan.steps),
+            "once(1) loop[once(1); if[region(1) | break] region(1)]"
+        );
+    }
+
+    #[test]
+    fn the_frame_keeps_every_private_variable_and_a_done_flag() {
+        let plan = plan_of(
+            "kernel void k(global int *a, local float *t) {
+                local int shared_array[4];
+                char c = 1;
+                long2 d = (long2)(0);
+                barrier(CLK_LOCAL_MEM_FENCE);
+                a[0] = c + (int)d.x + shared_array[0] + (int)t[0];
+            }",
+        );
+        let f = &plan.frames;
+        // `a` (8 bytes) at 0, `t` (8) at 8, `c` at 16, `d` aligned to 16 at 32; the
+        // `__local` array has no slot; the done flag follows `d`.
+        let mut offsets: Vec<u32> = f.offsets.values().copied().collect();
+        offsets.sort();
+        assert_eq!(offsets, [0, 8, 16, 32]);
+        assert_eq!(f.done_flag, 48);
+        assert_eq!(f.size, 64);
+    }
+
+    #[test]
+    fn a_barrier_reached_by_goto_is_not_planned() {
+        let program = typed_tree(
+            "b.cl",
+            "kernel void k(global int *a) {
+                if (a[0]) goto skip;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                skip: a[1] = 0;
+            }",
+            &BuildOptions::default(),
+        )
+        .expect("it builds");
+        let (_, f) = program.kernels().next().expect("a kernel");
+        assert!(!splits_at_barriers(f.body.as_ref().expect("a body")));
+    }
+}

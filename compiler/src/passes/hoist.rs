@@ -197,3 +197,106 @@ impl Hoister<'_> {
         for_each_place_expr_mut(p, &mut |e| self.expr(e, before));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+
+    /// The kernel of `source` with the calls of `sync_name` hoisted.
+    fn hoisted(source: &str, sync_name: &str) -> tir::Function {
+        let program = typed_tree("h.cl", source, &BuildOptions::default()).expect("it builds");
+        let sync = program.functions.iter().position(|f| &*f.name == sync_name);
+        let syncs = HashSet::from([FuncId(sync.expect("the helper") as u32)]);
+        let (_, k) = program.kernels().next().expect("a kernel");
+        let mut kernel = k.clone();
+        let mut body = kernel.body.take().expect("a body");
+        Hoister {
+            syncs: &syncs,
+            kernel: &mut kernel,
+        }
+        .block(&mut body);
+        kernel.body = Some(body);
+        kernel
+    }
+
+    #[test]
+    fn a_call_inside_an_operand_moves_into_a_variable_before_its_statement() {
+        let k = hoisted(
+            "int f(int x) { barrier(CLK_LOCAL_MEM_FENCE); return x; }
+             kernel void k(global int *a) { a[0] = 2 * f(a[1]) + 1; }",
+            "f",
+        );
+        let body = k.body.as_ref().expect("a body");
+        let StmtKind::Block(b) = &body[0].kind else {
+            panic!("a block of the hoisted call and the statement")
+        };
+        let StmtKind::Decl {
+            local,
+            init: Some(tir::Init::Expr(call)),
+        } = &b[0].kind
+        else {
+            panic!("the call's variable")
+        };
+        assert_eq!(&*k.local(*local).name, "<call result>");
+        assert!(matches!(call.kind, ExprKind::Call { .. }));
+        assert!(matches!(b[1].kind, StmtKind::Expr(_)));
+        assert_eq!(b.len(), 2);
+    }
+
+    #[test]
+    fn a_call_evaluated_only_sometimes_becomes_an_if() {
+        let k = hoisted(
+            "int f(int x) { barrier(CLK_LOCAL_MEM_FENCE); return x; }
+             kernel void k(global int *a) { a[0] = a[1] && f(a[2]); }",
+            "f",
+        );
+        let body = k.body.as_ref().expect("a body");
+        let StmtKind::Block(b) = &body[0].kind else {
+            panic!("a block")
+        };
+        // `int t = a[1] && 1; if (t) t = f(a[2]) && 1; a[0] = t;`
+        assert!(matches!(b[0].kind, StmtKind::Decl { .. }));
+        let StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } = &b[1].kind
+        else {
+            panic!("the test of the left operand")
+        };
+        assert_eq!((then_branch.len(), else_branch.len()), (1, 0));
+        assert_eq!(b.len(), 3);
+    }
+
+    #[test]
+    fn a_loop_step_with_a_call_runs_after_the_body() {
+        let k = hoisted(
+            "int f(int x) { barrier(CLK_LOCAL_MEM_FENCE); return x; }
+             kernel void k(global int *a) { for (int i = 0; i < 4; i += f(1)) a[i] = i; }",
+            "f",
+        );
+        let body = k.body.as_ref().expect("a body");
+        let StmtKind::Block(for_block) = &body[0].kind else {
+            panic!("the for loop's block")
+        };
+        let StmtKind::Loop {
+            step: None,
+            body: loop_body,
+            test_after: false,
+            ..
+        } = &for_block[1].kind
+        else {
+            panic!("the loop, its step gone")
+        };
+        // `int flag = 0; do { body } while (0); if (flag) break; i += f(1);`
+        assert_eq!(loop_body.len(), 4);
+        assert!(matches!(
+            loop_body[1].kind,
+            StmtKind::Loop {
+                test_after: true,
+                ..
+            }
+        ));
+    }
+}

@@ -359,3 +359,63 @@ fn remaining_call(block: &Block, syncs: &HashSet<FuncId>) -> Option<FuncId> {
     });
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+    use crate::frontend::tir::visit::{any_expr, for_each_expr};
+
+    const SOURCE: &str = "
+        void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+        int twice(int x) { sync(); return 2 * x; }
+        int plain(int x) { return x + 1; }
+        kernel void k(global int *a) {
+            int i = get_local_id(0);
+            a[i] = plain(twice(a[i])) + 1;
+        }";
+
+    fn program() -> tir::Program {
+        typed_tree("i.cl", SOURCE, &BuildOptions::default()).expect("it builds")
+    }
+
+    fn id(program: &tir::Program, name: &str) -> FuncId {
+        let i = program.functions.iter().position(|f| &*f.name == name);
+        FuncId(i.expect("the function") as u32)
+    }
+
+    #[test]
+    fn helpers_that_reach_a_barrier_synchronize() {
+        let p = program();
+        let set = synchronizing(&p);
+        let mut names: Vec<&str> = set.iter().map(|f| &*p.function(*f).name).collect();
+        names.sort();
+        assert_eq!(names, ["sync", "twice"]);
+    }
+
+    #[test]
+    fn a_call_inside_an_expression_is_hoisted_and_inlined() {
+        let mut p = program();
+        run(&mut p).expect("it inlines");
+        let (sync, twice, plain) = (id(&p, "sync"), id(&p, "twice"), id(&p, "plain"));
+        let (_, k) = p.kernels().next().expect("the kernel");
+        let body = k.body.as_ref().expect("a body");
+        // The kernel calls `plain` only; the barrier is its own now.
+        assert_eq!(k.callees, [plain]);
+        assert!(!any_expr(body, &mut |e| matches!(
+            &e.kind,
+            ExprKind::Call { func, .. } if *func == sync || *func == twice
+        )));
+        let mut barriers = 0;
+        for_each_expr(body, &mut |e| {
+            if matches!(&e.kind, ExprKind::Builtin { name, .. } if &**name == "barrier") {
+                barriers += 1;
+            }
+        });
+        assert_eq!(barriers, 1);
+        // The hoisted call's result and `twice`'s parameter are new variables of the kernel.
+        let names: Vec<&str> = k.locals.iter().map(|l| &*l.name).collect();
+        assert!(names.contains(&"<call result>"), "{names:?}");
+        assert!(names.contains(&"x"), "{names:?}");
+    }
+}

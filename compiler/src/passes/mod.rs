@@ -61,3 +61,29 @@ pub fn run_observed(
 pub fn run(program: &tir::Program) -> Result<tir::Program, String> {
     run_observed(program, &mut |_, _| {})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+
+    #[test]
+    fn the_passes_run_in_the_order_of_the_list() {
+        let program = typed_tree(
+            "p.cl",
+            "kernel void k(global int *a) { a[0] = 1; }",
+            &BuildOptions::default(),
+        )
+        .expect("it builds");
+        let mut seen = Vec::new();
+        let out = run_observed(&program, &mut |name, p| {
+            seen.push((name.to_string(), p.functions.len()))
+        })
+        .expect("the passes run");
+        assert_eq!(
+            seen,
+            [("inline".to_string(), 1), ("switches".to_string(), 1)]
+        );
+        assert_eq!(out.functions.len(), 1);
+    }
+}

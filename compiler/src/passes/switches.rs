@@ -171,3 +171,72 @@ fn if_chain(
     out.extend(chain);
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+    use crate::frontend::tir::visit::any_statement;
+
+    fn kernel(source: &str) -> tir::Function {
+        let program = typed_tree("s.cl", source, &BuildOptions::default()).expect("it builds");
+        program.kernels().next().expect("a kernel").1.clone()
+    }
+
+    #[test]
+    fn a_switch_with_barriers_becomes_an_if_chain_with_fallthrough() {
+        let mut f = kernel(
+            "kernel void k(global int *a) {
+                switch (a[0]) {
+                case 1: a[1] = 1;
+                case 2: a[2] = 2; barrier(CLK_LOCAL_MEM_FENCE); break;
+                default: a[3] = 3;
+                }
+            }",
+        );
+        let locals = f.locals.len();
+        assert!(rewrite_switches(&mut f).is_some());
+        let body = f.body.as_ref().expect("a body");
+        assert!(!any_statement(body, &|s| matches!(
+            s,
+            StmtKind::Switch { .. }
+        )));
+        // One new variable holds the value; `case 1` runs its code and falls through to
+        // `case 2`'s (3 statements in its `if`), `case 2` its own two, `default` one.
+        assert_eq!(f.locals.len(), locals + 1);
+        let StmtKind::Block(chain) = &body[0].kind else {
+            panic!("the rewritten switch")
+        };
+        assert!(matches!(chain[0].kind, StmtKind::Decl { .. }));
+        let StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } = &chain[1].kind
+        else {
+            panic!("the test of case 1")
+        };
+        assert_eq!(then_branch.len(), 3);
+        let StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } = &else_branch[0].kind
+        else {
+            panic!("the test of case 2")
+        };
+        assert_eq!((then_branch.len(), else_branch.len()), (2, 1));
+    }
+
+    #[test]
+    fn a_break_inside_an_if_of_a_case_keeps_the_switch() {
+        let mut f = kernel(
+            "kernel void k(global int *a) {
+                switch (a[0]) {
+                case 1: if (a[1]) break; barrier(CLK_LOCAL_MEM_FENCE); break;
+                }
+            }",
+        );
+        assert!(rewrite_switches(&mut f).is_none());
+    }
+}

@@ -32,21 +32,9 @@ impl Lower<'_, '_> {
         // and the global id of its first item.
         let arguments = self.kernel_arguments()?;
         let gx = self.global_counter(body);
-        let x = self.b.declare_var(types::I64);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        self.b.def_var(x, zero);
-        let (head, body_b, latch, exit) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let xv = self.b.use_var(x);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
-        self.b.ins().brif(more, body_b, &[], exit, &[]);
-        self.b.switch_to_block(body_b);
+        let row = self.row_loop();
+        let (x, latch) = (row.x, row.latch);
+        self.enter_row(&row, size);
         if reads_local_id_from_memory(self.func, body) {
             // The id in memory too, for get_local_id(d) with a d known only at run time,
             // and for the functions the kernel calls.
@@ -62,16 +50,47 @@ impl Lower<'_, '_> {
         self.block(body)?;
         self.jump(latch);
         self.b.switch_to_block(latch);
-        for counter in [x, gx] {
+        self.next_item(&row, gx);
+        Ok(())
+    }
+
+    /// The loop over the work-items of a row, not entered yet: its counter `x` of local
+    /// ids of dimension 0 (from 0) and its blocks.
+    fn row_loop(&mut self) -> RowLoop {
+        let x = self.b.declare_var(types::I64);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(x, zero);
+        RowLoop {
+            x,
+            head: self.b.create_block(),
+            body: self.b.create_block(),
+            latch: self.b.create_block(),
+            exit: self.b.create_block(),
+        }
+    }
+
+    /// Enters a row loop: on to its body for each `x` below `size`.
+    fn enter_row(&mut self, row: &RowLoop, size: Value) {
+        self.b.ins().jump(row.head, &[]);
+        self.b.switch_to_block(row.head);
+        let xv = self.b.use_var(row.x);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
+        self.b.ins().brif(more, row.body, &[], row.exit, &[]);
+        self.b.switch_to_block(row.body);
+    }
+
+    /// Ends an item of a row loop (in the current block): the counters step, the loop goes
+    /// on, and the function returns when the row is done.
+    fn next_item(&mut self, row: &RowLoop, gx: Variable) {
+        for counter in [row.x, gx] {
             let v = self.b.use_var(counter);
             let next = self.b.ins().iadd_imm_s(v, 1);
             self.b.def_var(counter, next);
         }
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(exit);
+        self.b.ins().jump(row.head, &[]);
+        self.b.switch_to_block(row.exit);
         self.b.ins().return_(&[]);
         self.b.seal_all_blocks();
-        Ok(())
     }
 
     /// A row loop's counter of global ids of dimension 0, from the row's first item's; and
@@ -138,24 +157,12 @@ impl Lower<'_, '_> {
             .ins()
             .load(types::I64, flags, self.item, item_context::FRAME);
         let gx = self.global_counter(stmts);
-        let x = self.b.declare_var(types::I64);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        self.b.def_var(x, zero);
-        let (head, body_b, latch, exit) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let row = self.row_loop();
+        let (x, latch) = (row.x, row.latch);
         // After an item's part: `latch` stores its promoted variables back, then `advance`
         // moves to the next item (an item already done goes to `advance` directly).
         let advance = self.b.create_block();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let xv = self.b.use_var(x);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
-        self.b.ins().brif(more, body_b, &[], exit, &[]);
-        self.b.switch_to_block(body_b);
+        self.enter_row(&row, size);
         let xv = self.b.use_var(x);
         self.b
             .ins()
@@ -201,15 +208,7 @@ impl Lower<'_, '_> {
         }
         self.b.ins().jump(advance, &[]);
         self.b.switch_to_block(advance);
-        for counter in [x, gx] {
-            let v = self.b.use_var(counter);
-            let next = self.b.ins().iadd_imm_s(v, 1);
-            self.b.def_var(counter, next);
-        }
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(exit);
-        self.b.ins().return_(&[]);
-        self.b.seal_all_blocks();
+        self.next_item(&row, gx);
         Ok(())
     }
 
@@ -305,6 +304,15 @@ impl Lower<'_, '_> {
         self.b.seal_all_blocks();
         Ok(())
     }
+}
+
+/// A row loop's counter and blocks (see [`Lower::row_loop`]).
+struct RowLoop {
+    x: Variable,
+    head: cranelift_codegen::ir::Block,
+    body: cranelift_codegen::ir::Block,
+    latch: cranelift_codegen::ir::Block,
+    exit: cranelift_codegen::ir::Block,
 }
 
 /// Whether a kernel's body may read its work-item's local id of dimension 0 from the item

@@ -109,12 +109,8 @@ pub fn lift_statement<L: Lift + ?Sized>(l: &mut L, s: &mut Stmt) {
             ..
         } => items.iter_mut().for_each(|(_, e)| l.expr(e, &mut before)),
         StmtKind::Return(Some(e)) => l.expr(e, &mut before),
-        StmtKind::Decl { init: None, .. }
-        | StmtKind::Label(_)
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => {}
+        // No expression: nothing to lift.
+        _ => {}
     }
     if !before.is_empty() {
         let span = s.span;

@@ -12,293 +12,172 @@
 
 use super::{Block, Expr, ExprKind, Init, Place, PlaceKind, Stmt, StmtKind};
 
-/// A read-only walk over the typed tree.
-pub trait Visit {
-    fn visit_block(&mut self, block: &[Stmt]) {
-        walk_block(self, block);
-    }
-
-    fn visit_stmt(&mut self, s: &Stmt) {
-        walk_stmt(self, s);
-    }
-
-    fn visit_expr(&mut self, e: &Expr) {
-        walk_expr(self, e);
-    }
-
-    fn visit_place(&mut self, p: &Place) {
-        walk_place(self, p);
-    }
-
-    fn visit_init(&mut self, init: &Init) {
-        walk_init(self, init);
-    }
-}
-
-/// Visits each statement of `block`.
-pub fn walk_block<V: Visit + ?Sized>(v: &mut V, block: &[Stmt]) {
-    for s in block {
-        v.visit_stmt(s);
-    }
-}
-
-/// Visits the expressions, the initializer and the blocks of a statement.
-pub fn walk_stmt<V: Visit + ?Sized>(v: &mut V, s: &Stmt) {
-    match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => v.visit_expr(e),
-        StmtKind::Decl {
-            init: Some(init), ..
-        } => v.visit_init(init),
-        StmtKind::Block(b) => v.visit_block(b),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            v.visit_expr(cond);
-            v.visit_block(then_branch);
-            v.visit_block(else_branch);
-        }
-        StmtKind::Loop {
-            cond, step, body, ..
-        } => {
-            if let Some(c) = cond {
-                v.visit_expr(c);
+/// Defines a visitor trait and its `walk_*` functions: once for shared references and once
+/// for mutable ones (`mut`), so that the two walks cannot differ.
+macro_rules! visitor {
+    (
+        $(#[$doc:meta])*
+        $Visit:ident($($mut:tt)?), $iter:ident, $Block:ty,
+        $walk_block:ident, $walk_stmt:ident, $walk_expr:ident, $walk_place:ident, $walk_init:ident
+    ) => {
+        $(#[$doc])*
+        pub trait $Visit {
+            fn visit_block(&mut self, block: &$($mut)? $Block) {
+                $walk_block(self, block);
             }
-            if let Some(e) = step {
-                v.visit_expr(e);
+
+            fn visit_stmt(&mut self, s: &$($mut)? Stmt) {
+                $walk_stmt(self, s);
             }
-            v.visit_block(body);
-        }
-        StmtKind::Switch { value, body, .. } => {
-            v.visit_expr(value);
-            v.visit_block(body);
-        }
-        StmtKind::Decl { init: None, .. }
-        | StmtKind::Label(_)
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => {}
-    }
-}
 
-/// Visits the operands of an expression (the places it reads or writes as places).
-pub fn walk_expr<V: Visit + ?Sized>(v: &mut V, e: &Expr) {
-    match &e.kind {
-        ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
-            v.visit_place(p)
-        }
-        ExprKind::Assign { place, value, .. } => {
-            v.visit_place(place);
-            v.visit_expr(value);
-        }
-        ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-            v.visit_expr(operand)
-        }
-        ExprKind::Swizzle { base, .. } => v.visit_expr(base),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Logical { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs }
-        | ExprKind::PointerDiff { lhs, rhs } => {
-            v.visit_expr(lhs);
-            v.visit_expr(rhs);
-        }
-        ExprKind::PointerOffset {
-            pointer, offset, ..
-        } => {
-            v.visit_expr(pointer);
-            v.visit_expr(offset);
-        }
-        ExprKind::Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        }
-        | ExprKind::Select {
-            cond,
-            then_expr,
-            else_expr,
-        } => {
-            v.visit_expr(cond);
-            v.visit_expr(then_expr);
-            v.visit_expr(else_expr);
-        }
-        ExprKind::VectorLiteral(parts) => parts.iter().for_each(|p| v.visit_expr(p)),
-        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
-            args.iter().for_each(|a| v.visit_expr(a))
-        }
-        // Only semantic analysis meets one, and takes its statements out
-        // (`sema::stmt_expr`): its body is not an operand.
-        ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
-    }
-}
-
-/// Visits the expressions and inner places of a place.
-pub fn walk_place<V: Visit + ?Sized>(v: &mut V, p: &Place) {
-    match &p.kind {
-        PlaceKind::Deref(e) | PlaceKind::Value(e) => v.visit_expr(e),
-        PlaceKind::Element { array, index } => {
-            v.visit_place(array);
-            v.visit_expr(index);
-        }
-        PlaceKind::Field { record, .. } => v.visit_place(record),
-        PlaceKind::Lanes { vector, .. } => v.visit_place(vector),
-        PlaceKind::CompoundLiteral { init, .. } => v.visit_init(init),
-        PlaceKind::Local(_) | PlaceKind::Global(_) => {}
-    }
-}
-
-/// Visits the values of an initializer.
-pub fn walk_init<V: Visit + ?Sized>(v: &mut V, init: &Init) {
-    match init {
-        Init::Expr(e) => v.visit_expr(e),
-        Init::Aggregate(items) => items.iter().for_each(|(_, e)| v.visit_expr(e)),
-    }
-}
-
-/// A walk over the typed tree that may change it in place.
-pub trait VisitMut {
-    fn visit_block(&mut self, block: &mut Block) {
-        walk_block_mut(self, block);
-    }
-
-    fn visit_stmt(&mut self, s: &mut Stmt) {
-        walk_stmt_mut(self, s);
-    }
-
-    fn visit_expr(&mut self, e: &mut Expr) {
-        walk_expr_mut(self, e);
-    }
-
-    fn visit_place(&mut self, p: &mut Place) {
-        walk_place_mut(self, p);
-    }
-
-    fn visit_init(&mut self, init: &mut Init) {
-        walk_init_mut(self, init);
-    }
-}
-
-/// [`walk_block`], mutably.
-pub fn walk_block_mut<V: VisitMut + ?Sized>(v: &mut V, block: &mut Block) {
-    for s in block.iter_mut() {
-        v.visit_stmt(s);
-    }
-}
-
-/// [`walk_stmt`], mutably.
-pub fn walk_stmt_mut<V: VisitMut + ?Sized>(v: &mut V, s: &mut Stmt) {
-    match &mut s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => v.visit_expr(e),
-        StmtKind::Decl {
-            init: Some(init), ..
-        } => v.visit_init(init),
-        StmtKind::Block(b) => v.visit_block(b),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            v.visit_expr(cond);
-            v.visit_block(then_branch);
-            v.visit_block(else_branch);
-        }
-        StmtKind::Loop {
-            cond, step, body, ..
-        } => {
-            if let Some(c) = cond {
-                v.visit_expr(c);
+            fn visit_expr(&mut self, e: &$($mut)? Expr) {
+                $walk_expr(self, e);
             }
-            if let Some(e) = step {
-                v.visit_expr(e);
+
+            fn visit_place(&mut self, p: &$($mut)? Place) {
+                $walk_place(self, p);
             }
-            v.visit_block(body);
+
+            fn visit_init(&mut self, init: &$($mut)? Init) {
+                $walk_init(self, init);
+            }
         }
-        StmtKind::Switch { value, body, .. } => {
-            v.visit_expr(value);
-            v.visit_block(body);
+
+        /// Visits each statement of a block.
+        pub fn $walk_block<V: $Visit + ?Sized>(v: &mut V, block: &$($mut)? $Block) {
+            for s in block.$iter() {
+                v.visit_stmt(s);
+            }
         }
-        StmtKind::Decl { init: None, .. }
-        | StmtKind::Label(_)
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => {}
-    }
+
+        /// Visits the expressions, the initializer and the blocks of a statement.
+        pub fn $walk_stmt<V: $Visit + ?Sized>(v: &mut V, s: &$($mut)? Stmt) {
+            match &$($mut)? s.kind {
+                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => v.visit_expr(e),
+                StmtKind::Decl {
+                    init: Some(init), ..
+                } => v.visit_init(init),
+                StmtKind::Block(b) => v.visit_block(b),
+                StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                } => {
+                    v.visit_expr(cond);
+                    v.visit_block(then_branch);
+                    v.visit_block(else_branch);
+                }
+                StmtKind::Loop {
+                    cond, step, body, ..
+                } => {
+                    if let Some(c) = cond {
+                        v.visit_expr(c);
+                    }
+                    if let Some(e) = step {
+                        v.visit_expr(e);
+                    }
+                    v.visit_block(body);
+                }
+                StmtKind::Switch { value, body, .. } => {
+                    v.visit_expr(value);
+                    v.visit_block(body);
+                }
+                StmtKind::Decl { init: None, .. }
+                | StmtKind::Label(_)
+                | StmtKind::Goto(_)
+                | StmtKind::Break
+                | StmtKind::Continue
+                | StmtKind::Return(None) => {}
+            }
+        }
+
+        /// Visits the operands of an expression (the places it reads or writes as places).
+        pub fn $walk_expr<V: $Visit + ?Sized>(v: &mut V, e: &$($mut)? Expr) {
+            match &$($mut)? e.kind {
+                ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
+                    v.visit_place(p)
+                }
+                ExprKind::Assign { place, value, .. } => {
+                    v.visit_place(place);
+                    v.visit_expr(value);
+                }
+                ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
+                    v.visit_expr(operand)
+                }
+                ExprKind::Swizzle { base, .. } => v.visit_expr(base),
+                ExprKind::Binary { lhs, rhs, .. }
+                | ExprKind::Logical { lhs, rhs, .. }
+                | ExprKind::Comma { lhs, rhs }
+                | ExprKind::PointerDiff { lhs, rhs } => {
+                    v.visit_expr(lhs);
+                    v.visit_expr(rhs);
+                }
+                ExprKind::PointerOffset {
+                    pointer, offset, ..
+                } => {
+                    v.visit_expr(pointer);
+                    v.visit_expr(offset);
+                }
+                ExprKind::Conditional {
+                    cond,
+                    then_expr,
+                    else_expr,
+                }
+                | ExprKind::Select {
+                    cond,
+                    then_expr,
+                    else_expr,
+                } => {
+                    v.visit_expr(cond);
+                    v.visit_expr(then_expr);
+                    v.visit_expr(else_expr);
+                }
+                ExprKind::VectorLiteral(parts) => parts.$iter().for_each(|p| v.visit_expr(p)),
+                ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
+                    args.$iter().for_each(|a| v.visit_expr(a))
+                }
+                // Only semantic analysis meets one, and takes its statements out
+                // (`sema::stmt_expr`): its body is not an operand.
+                ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
+            }
+        }
+
+        /// Visits the expressions and inner places of a place.
+        pub fn $walk_place<V: $Visit + ?Sized>(v: &mut V, p: &$($mut)? Place) {
+            match &$($mut)? p.kind {
+                PlaceKind::Deref(e) | PlaceKind::Value(e) => v.visit_expr(e),
+                PlaceKind::Element { array, index } => {
+                    v.visit_place(array);
+                    v.visit_expr(index);
+                }
+                PlaceKind::Field { record, .. } => v.visit_place(record),
+                PlaceKind::Lanes { vector, .. } => v.visit_place(vector),
+                PlaceKind::CompoundLiteral { init, .. } => v.visit_init(init),
+                PlaceKind::Local(_) | PlaceKind::Global(_) => {}
+            }
+        }
+
+        /// Visits the values of an initializer.
+        pub fn $walk_init<V: $Visit + ?Sized>(v: &mut V, init: &$($mut)? Init) {
+            match init {
+                Init::Expr(e) => v.visit_expr(e),
+                Init::Aggregate(items) => items.$iter().for_each(|(_, e)| v.visit_expr(e)),
+            }
+        }
+    };
 }
 
-/// [`walk_expr`], mutably.
-pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, e: &mut Expr) {
-    match &mut e.kind {
-        ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
-            v.visit_place(p)
-        }
-        ExprKind::Assign { place, value, .. } => {
-            v.visit_place(place);
-            v.visit_expr(value);
-        }
-        ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-            v.visit_expr(operand)
-        }
-        ExprKind::Swizzle { base, .. } => v.visit_expr(base),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Logical { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs }
-        | ExprKind::PointerDiff { lhs, rhs } => {
-            v.visit_expr(lhs);
-            v.visit_expr(rhs);
-        }
-        ExprKind::PointerOffset {
-            pointer, offset, ..
-        } => {
-            v.visit_expr(pointer);
-            v.visit_expr(offset);
-        }
-        ExprKind::Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        }
-        | ExprKind::Select {
-            cond,
-            then_expr,
-            else_expr,
-        } => {
-            v.visit_expr(cond);
-            v.visit_expr(then_expr);
-            v.visit_expr(else_expr);
-        }
-        ExprKind::VectorLiteral(parts) => parts.iter_mut().for_each(|p| v.visit_expr(p)),
-        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
-            args.iter_mut().for_each(|a| v.visit_expr(a))
-        }
-        ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
-    }
-}
+visitor!(
+    /// A read-only walk over the typed tree.
+    Visit(), iter, [Stmt],
+    walk_block, walk_stmt, walk_expr, walk_place, walk_init
+);
 
-/// [`walk_place`], mutably.
-pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, p: &mut Place) {
-    match &mut p.kind {
-        PlaceKind::Deref(e) | PlaceKind::Value(e) => v.visit_expr(e),
-        PlaceKind::Element { array, index } => {
-            v.visit_place(array);
-            v.visit_expr(index);
-        }
-        PlaceKind::Field { record, .. } => v.visit_place(record),
-        PlaceKind::Lanes { vector, .. } => v.visit_place(vector),
-        PlaceKind::CompoundLiteral { init, .. } => v.visit_init(init),
-        PlaceKind::Local(_) | PlaceKind::Global(_) => {}
-    }
-}
-
-/// [`walk_init`], mutably.
-pub fn walk_init_mut<V: VisitMut + ?Sized>(v: &mut V, init: &mut Init) {
-    match init {
-        Init::Expr(e) => v.visit_expr(e),
-        Init::Aggregate(items) => items.iter_mut().for_each(|(_, e)| v.visit_expr(e)),
-    }
-}
+visitor!(
+    /// A walk over the typed tree that may change it in place.
+    VisitMut(mut), iter_mut, Block,
+    walk_block_mut, walk_stmt_mut, walk_expr_mut, walk_place_mut, walk_init_mut
+);
 
 /// Calls `f` with each operand of `e`: its direct subexpressions, those inside the places
 /// it names included (an index, a dereferenced pointer).

@@ -136,11 +136,7 @@ impl Lower<'_, '_> {
     /// The body of a resumable work-item function (see the module's doc).
     fn resumable(&mut self, body: &[Stmt], frames: &FrameLayout, slots: ResumeSlots) -> Result<()> {
         let flags = MemFlagsData::trusted();
-        let entry = self.b.create_block();
-        self.b.append_block_params_for_function_params(entry);
-        self.b.switch_to_block(entry);
-        self.item = self.b.block_params(entry)[0];
-        self.setup_storage(None, Some(frames));
+        self.enter_with_frames(frames);
         let (start, dispatch, finish) = (
             self.b.create_block(),
             self.b.create_block(),

@@ -93,6 +93,16 @@ impl Lower<'_, '_> {
         self.b.seal_all_blocks();
     }
 
+    /// Starts a function of a kernel with barriers: its item context is its one parameter,
+    /// and the kernel's variables are in the work-items' frames.
+    pub(super) fn enter_with_frames(&mut self, frames: &FrameLayout) {
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        self.item = self.b.block_params(entry)[0];
+        self.setup_storage(None, Some(frames));
+    }
+
     /// A row loop's counter of global ids of dimension 0, from the row's first item's; and
     /// the work-item functions of constant dimension the body calls, read once for the row.
     pub(super) fn global_counter(&mut self, body: &[Stmt]) -> Variable {
@@ -140,11 +150,7 @@ impl Lower<'_, '_> {
         frames: &FrameLayout,
         load_parameters: bool,
     ) -> Result<()> {
-        let entry = self.b.create_block();
-        self.b.append_block_params_for_function_params(entry);
-        self.b.switch_to_block(entry);
-        self.item = self.b.block_params(entry)[0];
-        self.setup_storage(None, Some(frames));
+        self.enter_with_frames(frames);
         let flags = MemFlagsData::trusted();
         let group = self.group();
         let size = self
@@ -271,11 +277,7 @@ impl Lower<'_, '_> {
         stmts: &[Stmt],
         frames: &FrameLayout,
     ) -> Result<()> {
-        let entry = self.b.create_block();
-        self.b.append_block_params_for_function_params(entry);
-        self.b.switch_to_block(entry);
-        self.item = self.b.block_params(entry)[0];
-        self.setup_storage(None, Some(frames));
+        self.enter_with_frames(frames);
         for s in stmts {
             self.fresh_block_if_terminated();
             self.statement(s)?;
@@ -294,11 +296,7 @@ impl Lower<'_, '_> {
         cond: &Expr,
         frames: &FrameLayout,
     ) -> Result<()> {
-        let entry = self.b.create_block();
-        self.b.append_block_params_for_function_params(entry);
-        self.b.switch_to_block(entry);
-        self.item = self.b.block_params(entry)[0];
-        self.setup_storage(None, Some(frames));
+        self.enter_with_frames(frames);
         let c = self.condition(cond)?;
         self.b.ins().return_(&[c]);
         self.b.seal_all_blocks();

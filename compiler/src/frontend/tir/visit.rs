@@ -179,74 +179,64 @@ visitor!(
     walk_block_mut, walk_stmt_mut, walk_expr_mut, walk_place_mut, walk_init_mut
 );
 
+/// A visitor that calls its closure with each expression it meets, and goes no deeper.
+struct Each<'f>(&'f mut dyn FnMut(&Expr));
+
+impl Visit for Each<'_> {
+    fn visit_expr(&mut self, e: &Expr) {
+        (self.0)(e);
+    }
+}
+
+/// [`Each`], mutably.
+struct EachMut<'f>(&'f mut dyn FnMut(&mut Expr));
+
+impl VisitMut for EachMut<'_> {
+    fn visit_expr(&mut self, e: &mut Expr) {
+        (self.0)(e);
+    }
+}
+
+/// A visitor that calls its closure with each expression it meets, then with those inside.
+struct Every<'f>(&'f mut dyn FnMut(&Expr));
+
+impl Visit for Every<'_> {
+    fn visit_expr(&mut self, e: &Expr) {
+        (self.0)(e);
+        walk_expr(self, e);
+    }
+}
+
 /// Calls `f` with each operand of `e`: its direct subexpressions, those inside the places
 /// it names included (an index, a dereferenced pointer).
 pub fn for_each_child(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    struct Children<'f>(&'f mut dyn FnMut(&Expr));
-    impl Visit for Children<'_> {
-        fn visit_expr(&mut self, e: &Expr) {
-            (self.0)(e);
-        }
-    }
-    walk_expr(&mut Children(f), e);
+    walk_expr(&mut Each(f), e);
 }
 
 /// [`for_each_child`], mutably.
 pub fn for_each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    struct Children<'f>(&'f mut dyn FnMut(&mut Expr));
-    impl VisitMut for Children<'_> {
-        fn visit_expr(&mut self, e: &mut Expr) {
-            (self.0)(e);
-        }
-    }
-    walk_expr_mut(&mut Children(f), e);
+    walk_expr_mut(&mut EachMut(f), e);
 }
 
 /// Calls `f` with each expression of a place (not with those nested in them).
 pub fn for_each_place_expr_mut(p: &mut Place, f: &mut dyn FnMut(&mut Expr)) {
-    struct Operands<'f>(&'f mut dyn FnMut(&mut Expr));
-    impl VisitMut for Operands<'_> {
-        fn visit_expr(&mut self, e: &mut Expr) {
-            (self.0)(e);
-        }
-    }
-    walk_place_mut(&mut Operands(f), p);
+    walk_place_mut(&mut EachMut(f), p);
 }
 
 /// Calls `f` with the whole expressions of every statement of `block`, nested statements
 /// included (a condition, an initializer's values; not their subexpressions).
 pub fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    struct Roots<'f>(&'f mut dyn FnMut(&Expr));
-    impl Visit for Roots<'_> {
-        fn visit_expr(&mut self, e: &Expr) {
-            (self.0)(e);
-        }
-    }
-    walk_block(&mut Roots(f), block);
+    walk_block(&mut Each(f), block);
 }
 
 /// Calls `f` with every expression of `block` at any depth, each before its operands.
 pub fn for_each_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    struct All<'f>(&'f mut dyn FnMut(&Expr));
-    impl Visit for All<'_> {
-        fn visit_expr(&mut self, e: &Expr) {
-            (self.0)(e);
-            walk_expr(self, e);
-        }
-    }
-    walk_block(&mut All(f), block);
+    walk_block(&mut Every(f), block);
 }
 
 /// Calls `f` with every expression of `e` (itself first) at any depth.
 pub fn for_each_subexpr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    struct All<'f>(&'f mut dyn FnMut(&Expr));
-    impl Visit for All<'_> {
-        fn visit_expr(&mut self, e: &Expr) {
-            (self.0)(e);
-            walk_expr(self, e);
-        }
-    }
-    All(f).visit_expr(e);
+    Every(f).visit_expr(e);
 }
 
 /// Calls `f` with every statement of `block` at any depth, each before the statements

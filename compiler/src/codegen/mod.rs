@@ -19,10 +19,10 @@
 
 mod builtins;
 pub mod dump;
-pub(crate) mod func;
+mod func;
 mod geometric;
 mod images;
-pub(crate) mod layout;
+mod layout;
 pub mod link;
 mod ops;
 mod pool;

@@ -22,7 +22,7 @@ use crate::frontend::tir::visit::{
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
-use crate::frontend::types::Type;
+use crate::frontend::types::{AddressSpace, Type};
 
 /// Functions that synchronize the group and are inlined where they are called: helpers,
 /// and kernels that other kernels call ("a kernel function ... can also be called by
@@ -40,8 +40,7 @@ pub(crate) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
         let Some(body) = &f.body else { continue };
         let mut syncs = false;
         visit_builtins(body, &mut |name| syncs |= is_group_sync(name));
-        let has_local_variables =
-            f.kernel.is_some() && crate::codegen::layout::local_offsets(f).1 > 0;
+        let has_local_variables = f.kernel.is_some() && declares_local_memory(f);
         if (syncs || has_local_variables) && inlinable(i, f) {
             set.insert(FuncId(i as u32));
         }
@@ -58,6 +57,15 @@ pub(crate) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
             return set;
         }
     }
+}
+
+/// Whether a kernel declares `__local` variables of its own (that take bytes of the
+/// work-group's local memory).
+fn declares_local_memory(f: &tir::Function) -> bool {
+    f.locals
+        .iter()
+        .skip(f.params as usize)
+        .any(|l| l.ty.space == AddressSpace::Local && l.ty.ty.size() > 0)
 }
 
 /// The pass: every call of a synchronizing function inlined into its kernels.
@@ -391,6 +399,21 @@ mod tests {
         let mut names: Vec<&str> = set.iter().map(|f| &*p.function(*f).name).collect();
         names.sort();
         assert_eq!(names, ["sync", "twice"]);
+    }
+
+    #[test]
+    fn a_called_kernel_with_local_variables_is_inlined_where_it_is_called() {
+        let p = typed_tree(
+            "i.cl",
+            "kernel void with_local(global int *a) { local int t[4]; t[0] = 1; a[0] = t[0]; }
+             kernel void private_only(global int *a) { int t = 1; a[0] = t; }
+             kernel void caller(global int *a) { with_local(a); private_only(a); }",
+            &BuildOptions::default(),
+        )
+        .expect("it builds");
+        let set = synchronizing(&p);
+        let names: Vec<&str> = set.iter().map(|f| &*p.function(*f).name).collect();
+        assert_eq!(names, ["with_local"]);
     }
 
     #[test]

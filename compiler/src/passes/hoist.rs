@@ -14,6 +14,11 @@
 //! a `do`-`while` condition with one runs after the body, which is wrapped in a
 //! `do { ... } while (0)` so that `continue` still reaches them: the body's own `break`s
 //! set a flag the loop then breaks on. A void `?:` statement becomes an `if`.
+//!
+//! Input: a kernel's block and the synchronizing functions. Output: the block where every
+//! call of one that can be taken out is a statement of its own (the inliner reports those
+//! that cannot); the new variables are the kernel's. The statement shapes are
+//! `tir::lift`'s, shared with `sema::stmt_expr`.
 
 use std::collections::HashSet;
 

@@ -1,7 +1,7 @@
 //! Inlining of functions that synchronize the work-group.
 //!
 //! A kernel's barriers must be statements of the kernel itself for the work-group planner
-//! (`func::define_barrier_kernel`) to split the kernel around them. A helper function that
+//! (`passes::barriers`) to split the kernel around them. A helper function that
 //! calls `barrier()` (or `wait_group_events()`, or another such helper) is therefore inlined
 //! into each kernel that calls it: its parameters and variables become new variables of the
 //! kernel, its body a block in place of the call, each `return` before its end a jump to
@@ -10,6 +10,9 @@
 //!
 //! A kernel called by another kernel that declares `__local` variables is inlined too:
 //! its variables then belong to the calling kernel's work-group, which allocates them.
+//!
+//! Input: a program as semantic analysis leaves it. Output: the same program, where no
+//! kernel calls a synchronizing function ([`run`]).
 
 use std::collections::HashSet;
 

@@ -7,7 +7,10 @@
 //! through the labels after it, as C says. The rewrite applies when every `break` that
 //! leaves the switch is a statement of the switch body itself (not nested in an `if` of a
 //! case); anything else stays a switch, and its kernel runs as a resumable function
-//! (`func/resumable.rs`).
+//! (`codegen/func/resumable.rs`).
+//!
+//! Input: a program after inlining. Output: the same program, each kernel's switches with
+//! barriers `if` chains where all of them can be ([`run`]).
 
 use super::analysis::contains_barrier;
 use crate::frontend::tir::build::{declare, load_local, new_local};

@@ -14,6 +14,10 @@
 //!
 //! The work-group planner of kernels with barriers uses it to keep uniform variables once
 //! per group instead of once per work-item, and to run group-level loop steps once.
+//!
+//! Input: a kernel after inlining and switch rewriting. Output: sets of its variables
+//! ([`uniform_locals`], [`shared_locals`]) and whether a statement can run once for the
+//! group ([`runs_once`]); the tree is not changed.
 
 use std::collections::HashSet;
 

@@ -56,7 +56,7 @@ enum Storage {
     /// At an offset of the work-item's frame (kernels with barriers, whose variables must
     /// outlive each region between barriers).
     Frame(u32),
-    /// A uniform variable of a kernel with barriers (`codegen/uniform.rs`): kept once for
+    /// A uniform variable of a kernel with barriers (`passes/uniform.rs`): kept once for
     /// the group, at its offset of the first work-item's frame.
     SharedFrame(u32),
 }

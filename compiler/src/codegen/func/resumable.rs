@@ -1,7 +1,7 @@
 //! The fallback for barriers the work-group planner cannot split around: the kernel runs as
 //! a *resumable* work-item function.
 //!
-//! The planner (`define_barrier_kernel`) splits a kernel at barriers that are statements of
+//! The planner (`passes::barriers`) splits a kernel at barriers that are statements of
 //! its structured control flow: straight-line code, `if`s and loops. A barrier reached
 //! through `goto`, inside a `switch` it cannot rewrite, or next to a `break`/`continue`
 //! that leaves a `switch`, has no such place. For those kernels every work-item runs one

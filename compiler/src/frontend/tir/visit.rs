@@ -5,10 +5,10 @@
 //! [`Visit`] walks a tree read-only, [`VisitMut`] with mutable access. Each `visit_*`
 //! method's default walks the node's children (the `walk_*` function of the same name);
 //! a visitor overrides the methods of the nodes it cares about and calls `walk_*` itself
-//! where it wants the children too. Children are visited in evaluation order as the tree
-//! lists them: an assignment's place before its value, a loop's condition, then its step,
-//! then its body. The `for_each_*` functions are the walks most callers need, with a
-//! closure.
+//! where it wants the children too. Children are visited in the order the tree lists them:
+//! operands left to right (an assignment's place before its value), a loop's condition,
+//! then its step, then its body. The `for_each_*` functions are the walks most callers
+//! need, with a closure.
 
 use super::{Block, Expr, ExprKind, Init, Place, PlaceKind, Stmt, StmtKind};
 
@@ -221,12 +221,6 @@ pub fn for_each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
 /// Calls `f` with each expression of a place (not with those nested in them).
 pub fn for_each_place_expr_mut(p: &mut Place, f: &mut dyn FnMut(&mut Expr)) {
     walk_place_mut(&mut EachMut(f), p);
-}
-
-/// Calls `f` with the whole expressions of every statement of `block`, nested statements
-/// included (a condition, an initializer's values; not their subexpressions).
-pub fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    walk_block(&mut Each(f), block);
 }
 
 /// Calls `f` with every expression of `block` at any depth, each before its operands.

@@ -11,6 +11,7 @@ pub mod codegen;
 pub mod frontend;
 pub mod jit;
 pub mod kernel;
+pub mod passes;
 pub mod stages;
 
 /// The `printf` output buffer the runtime gives each launch.

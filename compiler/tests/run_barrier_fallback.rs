@@ -1,6 +1,6 @@
 //! Barriers the work-group planner cannot split around run as resumable work-item functions
 //! (`codegen/func/resumable.rs`); helpers with barriers called inside expressions or
-//! returning early are inlined (`codegen/hoist.rs`, `codegen/inline.rs`). Each kernel here
+//! returning early are inlined (`passes/hoist.rs`, `passes/inline.rs`). Each kernel here
 //! exchanges values between work-items through local memory at its barriers, so a barrier
 //! that did not hold the whole group would show as a wrong value.
 

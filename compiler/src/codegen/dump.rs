@@ -178,7 +178,7 @@ pub fn uniform(program: &tir::Program) {
     stage_text("uniform", || {
         let mut out = String::new();
         for (_, f) in program.kernels() {
-            let mut names: Vec<String> = super::uniform::uniform_locals(f)
+            let mut names: Vec<String> = crate::passes::uniform::uniform_locals(f)
                 .into_iter()
                 .map(|id| format!("{}.{}", f.local(id).name, id.0))
                 .collect();

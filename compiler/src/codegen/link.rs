@@ -9,8 +9,8 @@
 
 use std::collections::HashSet;
 
-use super::func::{for_each_child, for_each_stmt_expr};
 use crate::frontend::source::Span;
+use crate::frontend::tir::visit::for_each_expr;
 use crate::frontend::tir::{self, Expr, ExprKind, Place, PlaceKind};
 
 /// One use of a function or variable that the program declares but does not define.
@@ -44,13 +44,12 @@ pub fn unresolved(program: &tir::Program) -> Vec<Unresolved> {
     for f in &program.functions {
         let Some(body) = &f.body else { continue };
         let mut seen = HashSet::new();
-        let mut visit = |e: &Expr| uses(program, e, &mut seen, &mut out);
-        for_each_stmt_expr(body, &mut visit);
+        for_each_expr(body, &mut |e| uses(program, e, &mut seen, &mut out));
     }
     out
 }
 
-/// The unresolved uses in `e` and its children.
+/// The unresolved uses in `e` itself.
 fn uses(
     program: &tir::Program,
     e: &Expr,
@@ -75,7 +74,6 @@ fn uses(
         ExprKind::Assign { place, .. } => place_uses(program, place, seen, out),
         _ => {}
     }
-    for_each_child(e, &mut |c| uses(program, c, seen, out));
 }
 
 /// The undefined variable at the root of a place (its index expressions are children of

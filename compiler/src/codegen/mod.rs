@@ -10,37 +10,36 @@
 //! variables; arrays, structs and address-taken variables live in stack slots; `__local`
 //! variables in the work-group's local memory.
 //!
-//! Kernels with barriers are split into region functions around them (`func.rs`,
-//! `define_barrier_kernel`), or, where their barriers are not in structured control flow,
-//! run as resumable work-item functions (`func/resumable.rs`).
+//! The typed-tree passes run first (`crate::passes`). Kernels with barriers are split into
+//! region functions around them by their plan (`passes::barriers`, lowered in
+//! `work_group.rs`), or, where their barriers are not in structured control flow, run as
+//! resumable work-item functions (`func/resumable.rs`). The lowering of one function is
+//! `func/`: `mod.rs` (variables, places, calls), `expr.rs`, `stmt.rs`, `rows.rs` (the row
+//! loops and the functions of a kernel's plan).
 
 mod builtins;
 pub mod dump;
 mod func;
 mod geometric;
-mod hoist;
 mod images;
-mod inline;
 mod layout;
 pub mod link;
 mod ops;
 mod pool;
-mod switches;
-mod tir_build;
-mod uniform;
+mod work_group;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData};
 use cranelift_codegen::isa::OwnedTargetIsa;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 
 use crate::frontend::tir::{self, FuncId};
 use crate::jit;
-use crate::kernel::{KernelCode, WorkGroup};
+use crate::kernel::KernelCode;
+use crate::passes::inline;
 
 pub use layout::kernel_params;
 
@@ -179,18 +178,11 @@ pub fn compile(
         .copied()
         .filter(|id| program.function(*id).kernel.is_none())
         .collect();
-    let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
-    dump::tree("inline", &inlined);
-    // Switches with barriers become if chains the barrier planner can split (a switch it
-    // cannot rewrite stays: its kernel runs as a resumable function).
-    for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
-        let mut rewritten = f.clone();
-        if switches::rewrite_switches(&mut rewritten).is_some() {
-            *f = rewritten;
-        }
-    }
-    dump::tree("switches", &inlined);
-    let program = &inlined;
+    // The typed-tree passes (inlining, switch rewriting), in their order; `CLIFT_DUMP_TIR`
+    // and the stage goldens see the tree after each.
+    let transformed =
+        crate::passes::run_observed(program, &mut dump::tree).map_err(CodegenError)?;
+    let program = &transformed;
     dump::uniform(program);
     check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;
@@ -233,9 +225,9 @@ pub fn compile(
         if syncs.contains(&id) {
             continue;
         }
-        if f.kernel.is_some() && func::contains_barrier(body) {
+        if f.kernel.is_some() && crate::passes::analysis::contains_barrier(body) {
             let plan = if func::splits_at_barriers(body) {
-                func::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?
+                work_group::define_barrier_kernel(&mut state, id, f, &mut fctx, options)?
             } else {
                 resumable.insert(id);
                 func::define_resumable_kernel(&mut state, id, f, &mut fctx, options)?
@@ -249,7 +241,7 @@ pub fn compile(
     for (id, f) in program.kernels() {
         let (layout, static_local) = layout::kernel_layout(f);
         let plan = plans.get(&id);
-        let entry = define_work_group_function(&mut state, id, f, plan, &mut fctx)?;
+        let entry = work_group::define_work_group_function(&mut state, id, f, plan, &mut fctx)?;
         let frame_size = plan.map_or(0, |p| p.frame_size as usize);
         entries.push((id, entry, layout, static_local, frame_size));
     }
@@ -376,8 +368,9 @@ fn check_supported(
         }
         let Some(body) = &f.body else { continue };
         let mut problem = None;
-        func::visit_builtins(body, &mut |id| {
-            let barrier_outside_kernel = func::is_group_sync(id) && f.kernel.is_none();
+        crate::passes::analysis::visit_builtins(body, &mut |id| {
+            let barrier_outside_kernel =
+                crate::passes::analysis::is_group_sync(id) && f.kernel.is_none();
             if problem.is_none() && barrier_outside_kernel {
                 problem = Some(id.name());
             }
@@ -414,350 +407,4 @@ fn declare_globals(state: &mut ModuleState, program: &tir::Program) -> Result<()
         state.globals.push(id);
     }
     Ok(())
-}
-
-/// The entry the runtime calls: runs one work-group. Without barriers it loops over the
-/// local ids calling the kernel's work-item function; with barriers it runs the kernel's
-/// plan (regions for every work-item, the control flow around barriers once).
-fn define_work_group_function(
-    state: &mut ModuleState,
-    kernel: FuncId,
-    f: &tir::Function,
-    plan: Option<&func::BarrierPlan>,
-    fctx: &mut FunctionBuilderContext,
-) -> Result<ClifFuncId, CodegenError> {
-    let ptr = ir::types::I64;
-    let mut sig = state.module.make_signature();
-    sig.params.push(AbiParam::new(ptr));
-    sig.params.push(AbiParam::new(ptr));
-    let id = state
-        .module
-        .declare_function(&format!("clift_wg_{}", f.name), Linkage::Export, &sig)
-        .map_err(|e| CodegenError(e.to_string()))?;
-    let mut ctx = state.module.make_context();
-    ctx.func.signature = sig;
-    {
-        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
-        let entry = b.create_block();
-        b.append_block_params_for_function_params(entry);
-        b.switch_to_block(entry);
-        let (args, group) = (b.block_params(entry)[0], b.block_params(entry)[1]);
-        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(
-            ir::StackSlotKind::ExplicitSlot,
-            item_context::SIZE,
-            4,
-        ));
-        let item = b.ins().stack_addr(ptr, slot, 0);
-        let flags = MemFlagsData::trusted();
-        b.ins().store(flags, group, item, item_context::GROUP);
-        b.ins().store(flags, args, item, item_context::ARGS);
-        let frames = b
-            .ins()
-            .load(ptr, flags, group, WorkGroup::OFFSET_PRIVATE_FRAMES);
-        let mut wg = GroupEmitter {
-            item,
-            group,
-            frames,
-            frame_size: plan.map_or(0, |p| p.frame_size),
-            rows_only: false,
-            loops: Vec::new(),
-            done_flag: plan.map(|p| p.done_flag),
-        };
-        match plan {
-            None => {
-                let callee = state
-                    .module
-                    .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
-                // The kernel's function loops over dimension 0 itself: one call per row.
-                wg.rows_only = true;
-                wg.all_items(&mut b, callee);
-            }
-            Some(plan) => {
-                let mut refs = HashMap::new();
-                wg.nodes(&mut b, state, &mut refs, &plan.nodes);
-            }
-        }
-        b.ins().return_(&[]);
-        b.seal_all_blocks();
-        b.finalize(state.isa.frontend_config());
-    }
-    dump::function(&format!("work-group function of {}", f.name), &ctx.func);
-    state.defer(id, format!("the work-group function of '{}'", f.name), ctx);
-    Ok(id)
-}
-
-/// The reference to `id` inside the function being built (declared once).
-fn func_ref(
-    b: &mut FunctionBuilder,
-    state: &mut ModuleState,
-    refs: &mut HashMap<ClifFuncId, ir::FuncRef>,
-    id: ClifFuncId,
-) -> ir::FuncRef {
-    *refs
-        .entry(id)
-        .or_insert_with(|| state.module.declare_func_in_func(id, b.func))
-}
-
-/// Emits the work-group level code: loops over every work-item, and the plan of kernels
-/// with barriers.
-struct GroupEmitter {
-    item: ir::Value,
-    group: ir::Value,
-    frames: ir::Value,
-    frame_size: u32,
-    /// The callee loops over dimension 0 itself: call it once per (y, z).
-    rows_only: bool,
-    /// The (continue, exit) blocks of the group-level loops being emitted, innermost last.
-    loops: Vec<(ir::Block, ir::Block)>,
-    /// The frame offset of the items' "done" flags (kernels with barriers).
-    done_flag: Option<u32>,
-}
-
-impl GroupEmitter {
-    /// for z { for y { for x { callee(item) } } }, setting the local ids and the frame.
-    fn all_items(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) {
-        let ptr = ir::types::I64;
-        let flags = MemFlagsData::trusted();
-        let mut sizes: Vec<ir::Value> = (0..3)
-            .map(|d| {
-                b.ins()
-                    .load(ptr, flags, self.group, WorkGroup::OFFSET_LOCAL_SIZE + 8 * d)
-            })
-            .collect();
-        // Frames are in linear local-id order: a row's first item is `size_x` items after
-        // the previous row's.
-        let row_stride = sizes[0];
-        if self.rows_only {
-            sizes[0] = b.ins().iconst(ptr, 1);
-        }
-        // The global id of local id 0 in each dimension: group id × local size + offset.
-        let first_global: Vec<ir::Value> = (0..3)
-            .map(|d| {
-                let field = |b: &mut FunctionBuilder, offset: i32| {
-                    b.ins().load(ptr, flags, self.group, offset + 8 * d)
-                };
-                let id = field(b, WorkGroup::OFFSET_GROUP_ID);
-                let size = field(b, WorkGroup::OFFSET_LOCAL_SIZE);
-                let offset = field(b, WorkGroup::OFFSET_GLOBAL_OFFSET);
-                let first = b.ins().imul(id, size);
-                b.ins().iadd(first, offset)
-            })
-            .collect();
-        let counter: Vec<_> = (0..3).map(|_| b.declare_var(ptr)).collect();
-        let linear = b.declare_var(ptr);
-        let head: Vec<_> = (0..3).map(|_| b.create_block()).collect();
-        let body: Vec<_> = (0..3).map(|_| b.create_block()).collect();
-        let latch: Vec<_> = (0..3).map(|_| b.create_block()).collect();
-        let exit = b.create_block();
-        let zero = b.ins().iconst(ptr, 0);
-        b.def_var(counter[2], zero);
-        b.def_var(linear, zero);
-        b.ins().jump(head[2], &[]);
-        for d in (0..3).rev() {
-            b.switch_to_block(head[d]);
-            let i = b.use_var(counter[d]);
-            let more = b
-                .ins()
-                .icmp(ir::condcodes::IntCC::UnsignedLessThan, i, sizes[d]);
-            let done = if d == 2 { exit } else { latch[d + 1] };
-            b.ins().brif(more, body[d], &[], done, &[]);
-            b.switch_to_block(body[d]);
-            let i = b.use_var(counter[d]);
-            b.ins()
-                .store(flags, i, self.item, item_context::LOCAL_ID + 8 * d as i32);
-            let global = b.ins().iadd(first_global[d], i);
-            b.ins().store(
-                flags,
-                global,
-                self.item,
-                item_context::GLOBAL_ID + 8 * d as i32,
-            );
-            if d > 0 {
-                let zero = b.ins().iconst(ptr, 0);
-                b.def_var(counter[d - 1], zero);
-                b.ins().jump(head[d - 1], &[]);
-            } else {
-                if self.frame_size > 0 {
-                    let n = b.use_var(linear);
-                    let offset = b.ins().imul_imm_s(n, i64::from(self.frame_size));
-                    let frame = b.ins().iadd(self.frames, offset);
-                    b.ins().store(flags, frame, self.item, item_context::FRAME);
-                    let next = if self.rows_only {
-                        b.ins().iadd(n, row_stride)
-                    } else {
-                        b.ins().iadd_imm_s(n, 1)
-                    };
-                    b.def_var(linear, next);
-                }
-                b.ins().call(callee, &[self.item]);
-                b.ins().jump(latch[0], &[]);
-            }
-            b.switch_to_block(latch[d]);
-            let i = b.use_var(counter[d]);
-            let next = b.ins().iadd_imm_s(i, 1);
-            b.def_var(counter[d], next);
-            b.ins().jump(head[d], &[]);
-        }
-        b.switch_to_block(exit);
-    }
-
-    /// Runs a resumable kernel: passes over every work-item (one call each, no row loop),
-    /// numbered from 0 in the first frame's `pass`, while an item stopped at a barrier (it
-    /// set the first frame's `pending` byte).
-    fn passes(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef, pass: u32, pending: u32) {
-        let flags = MemFlagsData::trusted();
-        let (head, next, exit) = (b.create_block(), b.create_block(), b.create_block());
-        let zero = b.ins().iconst(ir::types::I32, 0);
-        b.ins().store(flags, zero, self.frames, pass as i32);
-        b.ins().jump(head, &[]);
-        b.switch_to_block(head);
-        let zero = b.ins().iconst(ir::types::I8, 0);
-        b.ins().store(flags, zero, self.frames, pending as i32);
-        self.rows_only = false;
-        self.all_items(b, callee);
-        let again = b
-            .ins()
-            .load(ir::types::I8, flags, self.frames, pending as i32);
-        b.ins().brif(again, next, &[], exit, &[]);
-        b.switch_to_block(next);
-        let n = b
-            .ins()
-            .load(ir::types::I32, flags, self.frames, pass as i32);
-        let n = b.ins().iadd_imm_s(n, 1);
-        b.ins().store(flags, n, self.frames, pass as i32);
-        b.ins().jump(head, &[]);
-        b.switch_to_block(exit);
-    }
-
-    /// Evaluates a condition function as work-item 0 (the conditions around barriers are
-    /// uniform across the group).
-    fn condition(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) -> ir::Value {
-        self.set_first_item(b);
-        let call = b.ins().call(callee, &[self.item]);
-        b.inst_results(call)[0]
-    }
-
-    /// Makes the item context the group's first work-item (local id 0, the first frame).
-    fn set_first_item(&mut self, b: &mut FunctionBuilder) {
-        let flags = MemFlagsData::trusted();
-        let zero = b.ins().iconst(ir::types::I64, 0);
-        for d in 0..3 {
-            b.ins()
-                .store(flags, zero, self.item, item_context::LOCAL_ID + 8 * d);
-        }
-        b.ins()
-            .store(flags, self.frames, self.item, item_context::FRAME);
-    }
-
-    fn nodes(
-        &mut self,
-        b: &mut FunctionBuilder,
-        state: &mut ModuleState,
-        refs: &mut HashMap<ClifFuncId, ir::FuncRef>,
-        nodes: &[func::WgNode],
-    ) {
-        for node in nodes {
-            match node {
-                func::WgNode::Break | func::WgNode::Continue => {
-                    let Some(&(cont, exit)) = self.loops.last() else {
-                        continue;
-                    };
-                    let target = if matches!(node, func::WgNode::Break) {
-                        exit
-                    } else {
-                        cont
-                    };
-                    b.ins().jump(target, &[]);
-                    // What follows in this block is unreachable; give it a block of its own.
-                    let rest = b.create_block();
-                    b.switch_to_block(rest);
-                }
-                func::WgNode::Resume {
-                    func,
-                    pass,
-                    pending,
-                } => {
-                    let callee = func_ref(b, state, refs, *func);
-                    self.passes(b, callee, *pass, *pending);
-                }
-                func::WgNode::Once(id) => {
-                    let callee = func_ref(b, state, refs, *id);
-                    self.set_first_item(b);
-                    b.ins().call(callee, &[self.item]);
-                }
-                func::WgNode::Region(id) => {
-                    // Region functions loop over dimension 0 themselves.
-                    let callee = func_ref(b, state, refs, *id);
-                    self.rows_only = true;
-                    self.all_items(b, callee);
-                }
-                func::WgNode::If {
-                    cond,
-                    then_nodes,
-                    else_nodes,
-                } => {
-                    let callee = func_ref(b, state, refs, *cond);
-                    let c = self.condition(b, callee);
-                    let (then_b, else_b, join) =
-                        (b.create_block(), b.create_block(), b.create_block());
-                    b.ins().brif(c, then_b, &[], else_b, &[]);
-                    b.switch_to_block(then_b);
-                    self.nodes(b, state, refs, then_nodes);
-                    b.ins().jump(join, &[]);
-                    b.switch_to_block(else_b);
-                    self.nodes(b, state, refs, else_nodes);
-                    b.ins().jump(join, &[]);
-                    b.switch_to_block(join);
-                }
-                func::WgNode::Loop {
-                    cond,
-                    step,
-                    body,
-                    test_after,
-                } => {
-                    let (head, body_b, cont, exit) = (
-                        b.create_block(),
-                        b.create_block(),
-                        b.create_block(),
-                        b.create_block(),
-                    );
-                    b.ins().jump(if *test_after { body_b } else { head }, &[]);
-                    b.switch_to_block(head);
-                    if let Some(offset) = self.done_flag {
-                        // The group returned (as its first item did): leave the loop.
-                        let done = b.ins().load(
-                            ir::types::I8,
-                            MemFlagsData::trusted(),
-                            self.frames,
-                            offset as i32,
-                        );
-                        let go_on = b.create_block();
-                        b.ins().brif(done, exit, &[], go_on, &[]);
-                        b.switch_to_block(go_on);
-                    }
-                    match cond {
-                        Some(c) => {
-                            let callee = func_ref(b, state, refs, *c);
-                            let v = self.condition(b, callee);
-                            b.ins().brif(v, body_b, &[], exit, &[]);
-                        }
-                        None => {
-                            b.ins().jump(body_b, &[]);
-                        }
-                    }
-                    b.switch_to_block(body_b);
-                    self.loops.push((cont, exit));
-                    self.nodes(b, state, refs, body);
-                    self.loops.pop();
-                    b.ins().jump(cont, &[]);
-                    b.switch_to_block(cont);
-                    if let Some(s) = step {
-                        self.nodes(b, state, refs, std::slice::from_ref(&**s));
-                    }
-                    b.ins().jump(head, &[]);
-                    b.switch_to_block(exit);
-                }
-            }
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! The fallback for barriers the work-group planner cannot split around: the kernel runs as
 //! a *resumable* work-item function.
 //!
-//! The planner (`define_barrier_kernel`) splits a kernel at barriers that are statements of
+//! The planner (`passes::barriers`) splits a kernel at barriers that are statements of
 //! its structured control flow: straight-line code, `if`s and loops. A barrier reached
 //! through `goto`, inside a `switch` it cannot rewrite, or next to a `break`/`continue`
 //! that leaves a `switch`, has no such place. For those kernels every work-item runs one
@@ -25,12 +25,11 @@ use cranelift_codegen::ir::{self, Block, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_module::Module;
 
-use super::{
-    BarrierPlan, FrameLayout, Lower, Result, WgNode, any_statement, contains_barrier, escapes_loop,
-    is_barrier,
-};
+use super::{Lower, Result};
+use crate::codegen::work_group::{BarrierPlan, WgNode};
 use crate::codegen::{CodegenError, CodegenOptions, ModuleState};
-use crate::frontend::tir::{self, FuncId, Stmt, StmtKind};
+use crate::frontend::tir::{self, FuncId, Stmt};
+use crate::passes::barriers::{self, FrameLayout};
 
 /// The resume point of an item that returned.
 pub(in crate::codegen) const FINISHED: u32 = u32::MAX;
@@ -80,37 +79,10 @@ fn forced() -> bool {
     crate::codegen::env_flag(FORCE_VAR, &ON)
 }
 
-/// Whether the planner can split `body` at each of its barriers: they are statements of
-/// blocks, `if`s and loops only, no `goto` is near them, and every `break`/`continue` that
-/// leaves a group-level loop is a statement of such blocks too.
+/// Whether the planner splits `body` at its barriers ([`barriers::splits_at_barriers`]),
+/// unless [`FORCE_VAR`] sends every kernel here.
 pub(in crate::codegen) fn splits_at_barriers(body: &[Stmt]) -> bool {
-    !forced() && !has_goto(body) && plannable(body, false)
-}
-
-fn plannable(block: &[Stmt], in_group_loop: bool) -> bool {
-    block.iter().all(|s| {
-        let one = std::slice::from_ref(s);
-        let leaves_group_loop = in_group_loop && escapes_loop(one);
-        if !(contains_barrier(one) || leaves_group_loop) {
-            return true;
-        }
-        match &s.kind {
-            _ if is_barrier(s) => true,
-            StmtKind::Break | StmtKind::Continue => true,
-            StmtKind::Block(b) => plannable(b, in_group_loop),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => plannable(then_branch, in_group_loop) && plannable(else_branch, in_group_loop),
-            StmtKind::Loop { body, .. } => plannable(body, true),
-            _ => false,
-        }
-    })
-}
-
-fn has_goto(block: &[Stmt]) -> bool {
-    any_statement(block, &|s| matches!(s, StmtKind::Goto(_)))
+    !forced() && barriers::splits_at_barriers(body)
 }
 
 /// Compiles a kernel with barriers as one resumable work-item function; its plan is the
@@ -164,11 +136,7 @@ impl Lower<'_, '_> {
     /// The body of a resumable work-item function (see the module's doc).
     fn resumable(&mut self, body: &[Stmt], frames: &FrameLayout, slots: ResumeSlots) -> Result<()> {
         let flags = MemFlagsData::trusted();
-        let entry = self.b.create_block();
-        self.b.append_block_params_for_function_params(entry);
-        self.b.switch_to_block(entry);
-        self.item = self.b.block_params(entry)[0];
-        self.setup_storage(None, Some(frames));
+        self.enter_with_frames(frames);
         let (start, dispatch, finish) = (
             self.b.create_block(),
             self.b.create_block(),

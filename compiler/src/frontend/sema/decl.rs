@@ -12,6 +12,7 @@ use super::super::tir::{
 use super::super::types::{
     AddressSpace, FunctionType, ImageKind, QualType, Qualifiers, Record, Scalar, Type,
 };
+use super::expr::VectorForm;
 use super::record;
 use super::{Analyzer, FunctionState, Symbol, Tag};
 
@@ -1529,40 +1530,7 @@ impl Analyzer<'_> {
         parts: Vec<tir::Expr>,
         span: Span,
     ) -> Option<tir::Expr> {
-        let mut lanes = 0u32;
-        let mut converted = Vec::with_capacity(parts.len());
-        for part in parts {
-            let part_span = part.span;
-            match &part.ty {
-                Type::Vector(e, m) if *e == elem => {
-                    lanes += u32::from(*m);
-                    converted.push(part);
-                }
-                _ if part.ty.scalar().is_some() && !part.ty.is_vector() => {
-                    lanes += 1;
-                    converted.push(self.convert_scalar(part, elem));
-                }
-                _ => {
-                    self.error(
-                        part_span,
-                        format!(
-                            "initializing a component of '{}' with an expression of incompatible type '{}'",
-                            Type::Vector(elem, n),
-                            part.ty
-                        ),
-                    );
-                    return None;
-                }
-            }
-            if lanes > u32::from(n) {
-                self.error(part_span, "excess elements in vector initializer");
-                return None;
-            }
-        }
-        while lanes < u32::from(n) {
-            converted.push(self.convert_scalar(tir::Expr::int_const(0, Scalar::Int, span), elem));
-            lanes += 1;
-        }
+        let mut converted = self.vector_parts(elem, n, parts, VectorForm::Initializer, span)?;
         if converted.len() == 1 {
             return converted.pop();
         }

@@ -1003,6 +1003,23 @@ impl Analyzer<'_> {
             let part = parts.into_iter().next()?;
             return self.cast(part, &target, span);
         }
+        let converted = self.vector_parts(elem, n, parts, VectorForm::Literal, span)?;
+        Some(self.folded(expr(ExprKind::VectorLiteral(converted), target, span)))
+    }
+
+    /// The parts of a vector of `n` lanes of `elem`, checked and converted: each a scalar
+    /// (converted to `elem`) or a vector of element type `elem`. A literal's parts must fill
+    /// the vector exactly; an initializer's may fill only its first lanes (the rest are zero,
+    /// added here) but not more.
+    pub(super) fn vector_parts(
+        &mut self,
+        elem: Scalar,
+        n: u8,
+        parts: Vec<Expr>,
+        form: VectorForm,
+        span: Span,
+    ) -> Option<Vec<Expr>> {
+        let target = Type::Vector(elem, n);
         let mut lanes = 0u32;
         let mut converted = Vec::with_capacity(parts.len());
         for part in parts {
@@ -1012,31 +1029,54 @@ impl Analyzer<'_> {
                     lanes += u32::from(*m);
                     converted.push(part);
                 }
-                Type::Vector(..) => {
-                    self.error(part_span, format!("vector literal component of type '{}' does not match the element type '{}'", part.ty, elem.name()));
-                    return None;
-                }
-                _ if part.ty.scalar().is_some() => {
+                _ if part.ty.scalar().is_some() && !part.ty.is_vector() => {
                     lanes += 1;
                     converted.push(self.convert_scalar(part, elem));
                 }
                 _ => {
-                    self.error(
-                        part_span,
-                        format!("invalid vector literal component of type '{}'", part.ty),
-                    );
+                    let message = match form {
+                        VectorForm::Initializer => format!(
+                            "initializing a component of '{target}' with an expression of incompatible type '{}'",
+                            part.ty
+                        ),
+                        VectorForm::Literal if part.ty.is_vector() => format!(
+                            "vector literal component of type '{}' does not match the element type '{}'",
+                            part.ty,
+                            elem.name()
+                        ),
+                        VectorForm::Literal => {
+                            format!("invalid vector literal component of type '{}'", part.ty)
+                        }
+                    };
+                    self.error(part_span, message);
                     return None;
                 }
             }
+            if form == VectorForm::Initializer && lanes > u32::from(n) {
+                self.error(part_span, "excess elements in vector initializer");
+                return None;
+            }
         }
-        if lanes != u32::from(n) {
-            self.error(
-                span,
-                format!("vector literal of type '{target}' needs {n} components, {lanes} given"),
-            );
-            return None;
+        match form {
+            VectorForm::Literal if lanes != u32::from(n) => {
+                self.error(
+                    span,
+                    format!(
+                        "vector literal of type '{target}' needs {n} components, {lanes} given"
+                    ),
+                );
+                return None;
+            }
+            VectorForm::Literal => {}
+            VectorForm::Initializer => {
+                while lanes < u32::from(n) {
+                    let zero = Expr::int_const(0, Scalar::Int, span);
+                    converted.push(self.convert_scalar(zero, elem));
+                    lanes += 1;
+                }
+            }
         }
-        Some(self.folded(expr(ExprKind::VectorLiteral(converted), target, span)))
+        Some(converted)
     }
 
     /// An explicit cast.
@@ -1973,4 +2013,13 @@ fn merge(a: Qualifiers, b: Qualifiers) -> Qualifiers {
         is_volatile: a.is_volatile || b.is_volatile,
         is_restrict: b.is_restrict,
     }
+}
+
+/// Where the parts of a vector come from (see [`Analyzer::vector_parts`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum VectorForm {
+    /// `(float4)(a, b.xy, c)`.
+    Literal,
+    /// `float4 v = {a, b.xy};`.
+    Initializer,
 }

@@ -14,19 +14,20 @@
 //! `do { ... } while (0)` so that `continue` still reaches it (the body's `break`s set a
 //! flag the loop then breaks on).
 
-use std::sync::Arc;
-
 use super::super::source::Span;
-use super::super::tir::{
-    Block, Expr, ExprKind, Init, Local, LocalId, Place, PlaceKind, Stmt, StmtKind,
+use super::super::tir::build::{assign, block, declare, expr_stmt, load_local, truth_of, unit};
+use super::super::tir::lift::{Lift, lift_block, lift_statement};
+use super::super::tir::visit::{
+    any_expr, for_each_child, for_each_child_mut, for_each_place_expr_mut, for_each_subexpr,
 };
-use super::super::types::{QualType, Scalar, Type};
+use super::super::tir::{Block, Expr, ExprKind, Local, LocalId, Place, Stmt, StmtKind};
+use super::super::types::Type;
 
 /// Moves every statement expression of `body` out into statements; new variables are
 /// added to `locals`.
 pub(super) fn lift(body: &mut Block, locals: &mut Vec<Local>) {
-    if body.iter().any(stmt_has) {
-        Lifter { locals }.block(body);
+    if any_expr(body, &mut is_stmt_expr) {
+        lift_block(&mut Lifter { locals }, body);
     }
 }
 
@@ -34,103 +35,41 @@ struct Lifter<'a> {
     locals: &'a mut Vec<Local>,
 }
 
+impl Lift for Lifter<'_> {
+    fn holds(&self, e: &Expr) -> bool {
+        has(e)
+    }
+
+    fn new_local(&mut self, ty: &Type, span: Span) -> LocalId {
+        super::super::tir::build::new_local(self.locals, "<statement expression>", ty, span)
+    }
+
+    fn expr(&mut self, e: &mut Expr, before: &mut Vec<Stmt>) {
+        Lifter::expr(self, e, before);
+    }
+
+    /// A statement expression that is the whole statement: its block.
+    fn reshape(&mut self, s: &mut Stmt) -> bool {
+        let StmtKind::Expr(Expr {
+            kind: ExprKind::StmtExpr { body, value },
+            ..
+        }) = &mut s.kind
+        else {
+            return false;
+        };
+        let mut inner = std::mem::take(body);
+        if let Some(v) = value.take() {
+            inner.push(expr_stmt(*v));
+        }
+        s.kind = StmtKind::Block(inner);
+        true
+    }
+}
+
 impl Lifter<'_> {
-    fn block(&mut self, block: &mut Block) {
-        for s in block.iter_mut() {
-            self.statement(s);
-        }
-    }
-
-    fn statement(&mut self, s: &mut Stmt) {
-        let mut before = Vec::new();
-        match &mut s.kind {
-            StmtKind::Block(b) => self.block(b),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.block(then_branch);
-                self.block(else_branch);
-                self.expr(cond, &mut before);
-            }
-            StmtKind::Loop {
-                cond,
-                step,
-                body,
-                test_after,
-                ..
-            } if step.as_ref().is_some_and(has)
-                || (*test_after && cond.as_ref().is_some_and(has)) =>
-            {
-                let (step, late_cond) = (step.take(), cond.take_if(|_| *test_after));
-                *test_after = false;
-                *body = self.tail_after_body(std::mem::take(body), step, late_cond, s.span);
-                // Once more: a `while`/`for` condition may have one too.
-                return self.statement(s);
-            }
-            StmtKind::Loop {
-                cond,
-                body,
-                test_after: false,
-                ..
-            } => {
-                if let Some(c) = cond.take_if(|c| has(c)) {
-                    let span = c.span;
-                    body.insert(0, break_unless(c, span));
-                }
-                self.block(body);
-            }
-            StmtKind::Loop { body, .. } => self.block(body),
-            StmtKind::Switch { value, body, .. } => {
-                self.block(body);
-                self.expr(value, &mut before);
-            }
-            // A statement expression that is the whole statement: its block.
-            StmtKind::Expr(Expr {
-                kind: ExprKind::StmtExpr { body, value },
-                ..
-            }) => {
-                let mut inner = std::mem::take(body);
-                if let Some(v) = value.take() {
-                    inner.push(Stmt {
-                        span: v.span,
-                        kind: StmtKind::Expr(*v),
-                    });
-                }
-                s.kind = StmtKind::Block(inner);
-                return self.statement(s);
-            }
-            StmtKind::Expr(e)
-            | StmtKind::Decl {
-                init: Some(Init::Expr(e)),
-                ..
-            } => self.expr(e, &mut before),
-            StmtKind::Decl {
-                init: Some(Init::Aggregate(items)),
-                ..
-            } => items
-                .iter_mut()
-                .for_each(|(_, e)| self.expr(e, &mut before)),
-            StmtKind::Return(Some(e)) => self.expr(e, &mut before),
-            StmtKind::Decl { init: None, .. }
-            | StmtKind::Label(_)
-            | StmtKind::Goto(_)
-            | StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Return(None) => {}
-        }
-        if !before.is_empty() {
-            let span = s.span;
-            let rest = std::mem::replace(&mut s.kind, StmtKind::Break);
-            before.push(Stmt { kind: rest, span });
-            s.kind = StmtKind::Block(before);
-        }
-    }
-
     /// A statement built here, with its own statement expressions moved out, into `before`.
     fn push(&mut self, mut s: Stmt, before: &mut Vec<Stmt>) {
-        self.statement(&mut s);
+        lift_statement(self, &mut s);
         before.push(s);
     }
 
@@ -147,7 +86,7 @@ impl Lifter<'_> {
                 let value = value.take();
                 match value {
                     Some(v) if ty != Type::Void => {
-                        let local = self.new_local(&ty, span);
+                        let local = Lift::new_local(self, &ty, span);
                         before.push(Stmt {
                             kind: StmtKind::Decl { local, init: None },
                             span,
@@ -157,10 +96,7 @@ impl Lifter<'_> {
                         *e = load_local(local, &ty, span);
                     }
                     v => {
-                        inner.extend(v.map(|v| Stmt {
-                            span: v.span,
-                            kind: StmtKind::Expr(*v),
-                        }));
+                        inner.extend(v.map(|v| expr_stmt(*v)));
                         self.push(block(inner, span), before);
                         *e = void_value(span);
                     }
@@ -171,7 +107,7 @@ impl Lifter<'_> {
                 // `lhs` is always evaluated: its statement expressions go first.
                 self.expr(lhs, before);
                 let (lhs, rhs) = (std::mem::replace(&mut **lhs, unit(span)), (**rhs).clone());
-                let local = self.new_local(&ty, span);
+                let local = Lift::new_local(self, &ty, span);
                 before.push(declare(local, truth_of(lhs, &ty)));
                 let second = vec![assign(local, &ty, truth_of(rhs, &ty))];
                 let (then_branch, else_branch) = if and {
@@ -205,7 +141,7 @@ impl Lifter<'_> {
                         void_value(span),
                     )
                 } else {
-                    let local = self.new_local(&ty, span);
+                    let local = Lift::new_local(self, &ty, span);
                     before.push(Stmt {
                         kind: StmtKind::Decl { local, init: None },
                         span,
@@ -243,31 +179,8 @@ impl Lifter<'_> {
                 self.place(place, before);
                 self.expr(value, before);
             }
-            ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-                self.expr(operand, before)
-            }
-            ExprKind::Swizzle { base, .. } => self.expr(base, before),
-            ExprKind::Binary { lhs, rhs, .. } | ExprKind::PointerDiff { lhs, rhs } => {
-                self.in_order(&mut [&mut **lhs, &mut **rhs], before)
-            }
-            ExprKind::PointerOffset {
-                pointer, offset, ..
-            } => self.in_order(&mut [&mut **pointer, &mut **offset], before),
-            ExprKind::Select {
-                cond,
-                then_expr,
-                else_expr,
-            } => self.in_order(
-                &mut [&mut **cond, &mut **then_expr, &mut **else_expr],
-                before,
-            ),
-            ExprKind::VectorLiteral(parts) => {
-                self.in_order(&mut parts.iter_mut().collect::<Vec<_>>(), before)
-            }
-            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
-                self.in_order(&mut args.iter_mut().collect::<Vec<_>>(), before)
-            }
-            ExprKind::Const(_) | ExprKind::StringLiteral(_) => {}
+            // Operands that clang evaluates left to right.
+            _ => self.in_order(e, before),
         }
     }
 
@@ -275,86 +188,29 @@ impl Lifter<'_> {
     /// statement expression are computed into variables first, so that the statement
     /// expression, which moves before the whole statement, does not run before them
     /// (`x + ({ x = 5; 1; })` reads `x` before the store, as clang does).
-    fn in_order(&mut self, operands: &mut [&mut Expr], before: &mut Vec<Stmt>) {
-        let last = operands.iter().rposition(|e| has(e));
-        for (i, e) in operands.iter_mut().enumerate() {
+    fn in_order(&mut self, e: &mut Expr, before: &mut Vec<Stmt>) {
+        let (mut last, mut count) = (None, 0);
+        for_each_child(e, &mut |c| {
+            if has(c) {
+                last = Some(count);
+            }
+            count += 1;
+        });
+        let mut i = 0;
+        for_each_child_mut(e, &mut |e| {
             self.expr(e, before);
             if last.is_some_and(|l| i < l) && spillable(e) {
                 let (ty, span) = (e.ty.clone(), e.span);
-                let local = self.new_local(&ty, span);
-                let value = std::mem::replace(&mut **e, load_local(local, &ty, span));
+                let local = Lift::new_local(self, &ty, span);
+                let value = std::mem::replace(e, load_local(local, &ty, span));
                 before.push(declare(local, value));
             }
-        }
+            i += 1;
+        });
     }
 
     fn place(&mut self, p: &mut Place, before: &mut Vec<Stmt>) {
-        match &mut p.kind {
-            PlaceKind::Local(_) | PlaceKind::Global(_) => {}
-            PlaceKind::Deref(e) | PlaceKind::Value(e) => self.expr(e, before),
-            PlaceKind::Element { array, index } => {
-                self.place(array, before);
-                self.expr(index, before);
-            }
-            PlaceKind::Field { record, .. } => self.place(record, before),
-            PlaceKind::Lanes { vector, .. } => self.place(vector, before),
-            PlaceKind::CompoundLiteral { init, .. } => match &mut **init {
-                Init::Expr(e) => self.expr(e, before),
-                Init::Aggregate(items) => items.iter_mut().for_each(|(_, e)| self.expr(e, before)),
-            },
-        }
-    }
-
-    /// A loop body followed by the loop's step or late condition: `{ int brk = 0;
-    /// do { body } while (0); if (brk) break; step; if (!cond) break; }`, the body's `break`s
-    /// for this loop turned into `{ brk = 1; break; }`.
-    fn tail_after_body(
-        &mut self,
-        mut body: Block,
-        step: Option<Expr>,
-        late_cond: Option<Expr>,
-        span: Span,
-    ) -> Block {
-        let int = Type::int();
-        let zero = Expr::int_const(0, Scalar::Int, span);
-        let flag = self.new_local(&int, span);
-        flag_breaks(&mut body, flag, &int);
-        let mut tail = vec![
-            declare(flag, zero.clone()),
-            Stmt {
-                kind: StmtKind::Loop {
-                    cond: Some(zero),
-                    step: None,
-                    body,
-                    test_after: true,
-                    unroll: None,
-                },
-                span,
-            },
-            Stmt {
-                kind: StmtKind::If {
-                    cond: load_local(flag, &int, span),
-                    then_branch: vec![Stmt {
-                        kind: StmtKind::Break,
-                        span,
-                    }],
-                    else_branch: Vec::new(),
-                },
-                span,
-            },
-        ];
-        tail.extend(step.map(expr_stmt));
-        tail.extend(late_cond.map(|c| break_unless(c, span)));
-        tail
-    }
-
-    fn new_local(&mut self, ty: &Type, span: Span) -> LocalId {
-        self.locals.push(Local {
-            name: Arc::from("<statement expression>"),
-            ty: QualType::new(ty.clone()),
-            span,
-        });
-        LocalId(self.locals.len() as u32 - 1)
+        for_each_place_expr_mut(p, &mut |e| self.expr(e, before));
     }
 }
 
@@ -372,194 +228,15 @@ fn spillable(e: &Expr) -> bool {
         )
 }
 
+fn is_stmt_expr(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::StmtExpr { .. })
+}
+
 /// Whether `e` contains a statement expression.
 fn has(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::StmtExpr { .. } => true,
-        ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
-            place_has(p)
-        }
-        ExprKind::Assign { place, value, .. } => place_has(place) || has(value),
-        ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => has(operand),
-        ExprKind::Swizzle { base, .. } => has(base),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Logical { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs }
-        | ExprKind::PointerDiff { lhs, rhs } => has(lhs) || has(rhs),
-        ExprKind::PointerOffset {
-            pointer, offset, ..
-        } => has(pointer) || has(offset),
-        ExprKind::Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        }
-        | ExprKind::Select {
-            cond,
-            then_expr,
-            else_expr,
-        } => has(cond) || has(then_expr) || has(else_expr),
-        ExprKind::VectorLiteral(parts) => parts.iter().any(has),
-        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().any(has),
-        ExprKind::Const(_) | ExprKind::StringLiteral(_) => false,
-    }
-}
-
-fn place_has(p: &Place) -> bool {
-    match &p.kind {
-        PlaceKind::Local(_) | PlaceKind::Global(_) => false,
-        PlaceKind::Deref(e) | PlaceKind::Value(e) => has(e),
-        PlaceKind::Element { array, index } => place_has(array) || has(index),
-        PlaceKind::Field { record, .. } => place_has(record),
-        PlaceKind::Lanes { vector, .. } => place_has(vector),
-        PlaceKind::CompoundLiteral { init, .. } => init_has(init),
-    }
-}
-
-fn init_has(init: &Init) -> bool {
-    match init {
-        Init::Expr(e) => has(e),
-        Init::Aggregate(items) => items.iter().any(|(_, e)| has(e)),
-    }
-}
-
-/// Whether statement `s` (or one nested in it) has a statement expression.
-fn stmt_has(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => has(e),
-        StmtKind::Decl { init, .. } => init.as_ref().is_some_and(init_has),
-        StmtKind::Block(b) => b.iter().any(stmt_has),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => has(cond) || then_branch.iter().any(stmt_has) || else_branch.iter().any(stmt_has),
-        StmtKind::Loop {
-            cond, step, body, ..
-        } => {
-            cond.as_ref().is_some_and(has)
-                || step.as_ref().is_some_and(has)
-                || body.iter().any(stmt_has)
-        }
-        StmtKind::Switch { value, body, .. } => has(value) || body.iter().any(stmt_has),
-        StmtKind::Label(_)
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => false,
-    }
-}
-
-/// Turns the `break`s of a loop body that leave the loop (not those of nested loops and
-/// switches) into `{ flag = 1; break; }`.
-fn flag_breaks(block: &mut Block, flag: LocalId, int: &Type) {
-    for s in block.iter_mut() {
-        match &mut s.kind {
-            StmtKind::Break => {
-                let one = Expr::int_const(1, Scalar::Int, s.span);
-                s.kind = StmtKind::Block(vec![
-                    assign(flag, int, one),
-                    Stmt {
-                        kind: StmtKind::Break,
-                        span: s.span,
-                    },
-                ]);
-            }
-            StmtKind::Block(b) => flag_breaks(b, flag, int),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                flag_breaks(then_branch, flag, int);
-                flag_breaks(else_branch, flag, int);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// `if (cond) {} else break;`
-fn break_unless(cond: Expr, span: Span) -> Stmt {
-    Stmt {
-        kind: StmtKind::If {
-            cond,
-            then_branch: Vec::new(),
-            else_branch: vec![Stmt {
-                kind: StmtKind::Break,
-                span,
-            }],
-        },
-        span,
-    }
-}
-
-fn block(statements: Block, span: Span) -> Stmt {
-    Stmt {
-        kind: StmtKind::Block(statements),
-        span,
-    }
-}
-
-fn expr_stmt(e: Expr) -> Stmt {
-    Stmt {
-        span: e.span,
-        kind: StmtKind::Expr(e),
-    }
-}
-
-fn local_place(local: LocalId, ty: &Type, span: Span) -> Place {
-    Place {
-        kind: PlaceKind::Local(local),
-        ty: QualType::new(ty.clone()),
-        span,
-    }
-}
-
-fn load_local(local: LocalId, ty: &Type, span: Span) -> Expr {
-    Expr {
-        ty: ty.clone(),
-        span,
-        kind: ExprKind::Load(Box::new(local_place(local, ty, span))),
-    }
-}
-
-fn declare(local: LocalId, value: Expr) -> Stmt {
-    Stmt {
-        span: value.span,
-        kind: StmtKind::Decl {
-            local,
-            init: Some(Init::Expr(value)),
-        },
-    }
-}
-
-fn assign(local: LocalId, ty: &Type, value: Expr) -> Stmt {
-    let span = value.span;
-    expr_stmt(Expr {
-        ty: ty.clone(),
-        span,
-        kind: ExprKind::Assign {
-            place: Box::new(local_place(local, ty, span)),
-            op: None,
-            value: Box::new(value),
-            op_ty: ty.clone(),
-        },
-    })
-}
-
-/// `e && 1`: 1 where `e` is true, else 0, as an `int` (the type of `&&`).
-fn truth_of(e: Expr, int: &Type) -> Expr {
-    let span = e.span;
-    Expr {
-        ty: int.clone(),
-        span,
-        kind: ExprKind::Logical {
-            and: true,
-            lhs: Box::new(e),
-            rhs: Box::new(Expr::int_const(1, Scalar::Int, span)),
-        },
-    }
+    let mut found = false;
+    for_each_subexpr(e, &mut |c| found = found || is_stmt_expr(c));
+    found
 }
 
 /// A `void` value with no effect, where a `void` statement expression was taken out.
@@ -572,9 +249,4 @@ fn void_value(span: Span) -> Expr {
             rhs: Box::new(unit(span)),
         },
     }
-}
-
-/// A placeholder left where an operand was moved out.
-fn unit(span: Span) -> Expr {
-    Expr::int_const(0, Scalar::Int, span)
 }

@@ -1,7 +1,7 @@
 //! Inlining of functions that synchronize the work-group.
 //!
 //! A kernel's barriers must be statements of the kernel itself for the work-group planner
-//! (`func::define_barrier_kernel`) to split the kernel around them. A helper function that
+//! (`passes::barriers`) to split the kernel around them. A helper function that
 //! calls `barrier()` (or `wait_group_events()`, or another such helper) is therefore inlined
 //! into each kernel that calls it: its parameters and variables become new variables of the
 //! kernel, its body a block in place of the call, each `return` before its end a jump to
@@ -10,21 +10,27 @@
 //!
 //! A kernel called by another kernel that declares `__local` variables is inlined too:
 //! its variables then belong to the calling kernel's work-group, which allocates them.
+//!
+//! Input: a program as semantic analysis leaves it. Output: the same program, where no
+//! kernel calls a synchronizing function ([`run`]).
 
 use std::collections::HashSet;
 
-use super::func::{is_group_sync, visit_builtins};
-use super::tir_build::{assign, load_local, new_local};
+use super::analysis::{is_group_sync, visit_builtins};
 use crate::frontend::source::Span;
+use crate::frontend::tir::build::{assign, expr_stmt, load_local, new_local};
+use crate::frontend::tir::visit::{
+    VisitMut, any_expr, any_statement, walk_place_mut, walk_stmt_mut,
+};
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, FuncId, Init, LabelId, LocalId, Place, PlaceKind, Stmt, StmtKind,
 };
-use crate::frontend::types::Type;
+use crate::frontend::types::{AddressSpace, Type};
 
 /// Functions that synchronize the group and are inlined where they are called: helpers,
 /// and kernels that other kernels call ("a kernel function ... can also be called by
 /// another kernel function", 6.7.1), that call a group-sync builtin or such a function.
-pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
+pub(crate) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
     let called: HashSet<FuncId> = program
         .functions
         .iter()
@@ -37,7 +43,7 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
         let Some(body) = &f.body else { continue };
         let mut syncs = false;
         visit_builtins(body, &mut |id| syncs |= is_group_sync(id));
-        let has_local_variables = f.kernel.is_some() && super::layout::local_offsets(f).1 > 0;
+        let has_local_variables = f.kernel.is_some() && declares_local_memory(f);
         if (syncs || has_local_variables) && inlinable(i, f) {
             set.insert(FuncId(i as u32));
         }
@@ -56,21 +62,36 @@ pub(super) fn synchronizing(program: &tir::Program) -> HashSet<FuncId> {
     }
 }
 
-/// The program with every call of a synchronizing function inlined into its kernels.
-pub(super) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::Program, String> {
+/// Whether a kernel declares `__local` variables of its own (that take bytes of the
+/// work-group's local memory).
+fn declares_local_memory(f: &tir::Function) -> bool {
+    f.locals
+        .iter()
+        .skip(f.params as usize)
+        .any(|l| l.ty.space == AddressSpace::Local && l.ty.ty.size() > 0)
+}
+
+/// The pass: every call of a synchronizing function inlined into its kernels.
+///
+/// Input: a program as semantic analysis leaves it. Output: the same program where no
+/// kernel calls a function of [`synchronizing`] (its `callees` say so); those functions
+/// are still defined (code generation skips the helpers among them). An error when such a
+/// call is left inside an expression that cannot be taken apart, or inlining nests too deep.
+pub(crate) fn run(program: &mut tir::Program) -> Result<(), String> {
     let syncs = synchronizing(program);
-    let mut out = program.clone();
     if syncs.is_empty() {
-        return Ok(out);
+        return Ok(());
     }
-    for (i, f) in program.functions.iter().enumerate() {
+    // The callees are inlined as they were written: they are read from a copy.
+    let original = program.clone();
+    for (i, f) in original.functions.iter().enumerate() {
         if f.kernel.is_none() || !f.callees.iter().any(|c| syncs.contains(c)) {
             continue;
         }
         let mut kernel = f.clone();
         let mut body = kernel.body.take().unwrap_or_default();
         let mut inliner = Inliner {
-            program,
+            program: &original,
             syncs: &syncs,
             kernel: &mut kernel,
         };
@@ -80,14 +101,14 @@ pub(super) fn inline_synchronizing_calls(program: &tir::Program) -> Result<tir::
                 "'{}' calls '{}', which uses barriers, in an expression clift cannot \
                  take the call out of (a void operand of ?: inside a larger expression)",
                 f.name,
-                program.function(callee).name
+                original.function(callee).name
             ));
         }
         kernel.body = Some(body);
         kernel.callees.retain(|c| !syncs.contains(c));
-        out.functions[i] = kernel;
+        program.functions[i] = kernel;
     }
-    Ok(out)
+    Ok(())
 }
 
 struct Inliner<'a> {
@@ -179,7 +200,7 @@ impl Inliner<'_> {
         let Some(body) = &callee.body else {
             return Err(format!("'{}' has no body to inline", callee.name));
         };
-        let shift = Shift {
+        let mut shift = Shift {
             locals: self.kernel.locals.len() as u32,
             labels: self.kernel.labels,
         };
@@ -202,9 +223,7 @@ impl Inliner<'_> {
             })
             .collect();
         let mut stmts = body.clone();
-        for s in &mut stmts {
-            shift.stmt(s);
-        }
+        shift.visit_block(&mut stmts);
         let last_return = match stmts.last().map(|s| &s.kind) {
             Some(StmtKind::Return(value)) if !contains_return(&stmts[..stmts.len() - 1]) => {
                 let value = value.clone();
@@ -217,7 +236,7 @@ impl Inliner<'_> {
                 self.kernel.labels += 1;
                 let result = (*ret_ty != Type::Void).then(|| {
                     let name = format!("<result of {}>", callee.name);
-                    new_local(self.kernel, &name, ret_ty, span)
+                    new_local(&mut self.kernel.locals, &name, ret_ty, span)
                 });
                 returns_to_jumps(&mut stmts, result, ret_ty, end);
                 stmts.push(Stmt {
@@ -266,43 +285,39 @@ enum Target {
 
 /// Turns each `return v;` of an inlined body into `result = v; goto end;`.
 fn returns_to_jumps(block: &mut Block, result: Option<LocalId>, ty: &Type, end: LabelId) {
-    for s in block.iter_mut() {
-        match &mut s.kind {
-            StmtKind::Return(value) => {
-                let span = s.span;
-                let mut jump = Vec::new();
-                match (value.take(), result) {
-                    (Some(value), Some(local)) => jump.push(assign(local, ty, value)),
-                    (Some(value), None) => jump.push(Stmt {
-                        span,
-                        kind: StmtKind::Expr(value),
-                    }),
-                    (None, _) => {}
-                }
-                jump.push(Stmt {
-                    kind: StmtKind::Goto(end),
-                    span,
-                });
-                s.kind = StmtKind::Block(jump);
-            }
-            StmtKind::Block(b)
-            | StmtKind::Loop { body: b, .. }
-            | StmtKind::Switch { body: b, .. } => returns_to_jumps(b, result, ty, end),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                returns_to_jumps(then_branch, result, ty, end);
-                returns_to_jumps(else_branch, result, ty, end);
-            }
-            _ => {}
-        }
+    struct Returns<'t> {
+        result: Option<LocalId>,
+        ty: &'t Type,
+        end: LabelId,
     }
+    impl VisitMut for Returns<'_> {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            let StmtKind::Return(value) = &mut s.kind else {
+                return walk_stmt_mut(self, s);
+            };
+            let span = s.span;
+            let mut jump = Vec::new();
+            match (value.take(), self.result) {
+                (Some(value), Some(local)) => jump.push(assign(local, self.ty, value)),
+                (Some(value), None) => jump.push(expr_stmt(value)),
+                (None, _) => {}
+            }
+            jump.push(Stmt {
+                kind: StmtKind::Goto(self.end),
+                span,
+            });
+            s.kind = StmtKind::Block(jump);
+        }
+
+        // Returns are statements: nothing to do in expressions.
+        fn visit_expr(&mut self, _: &mut Expr) {}
+        fn visit_init(&mut self, _: &mut Init) {}
+    }
+    Returns { result, ty, end }.visit_block(block);
 }
 
 fn contains_return(block: &[Stmt]) -> bool {
-    super::func::any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
+    any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
 }
 
 /// Renumbers a callee's variables and labels into the kernel's.
@@ -319,136 +334,114 @@ impl Shift {
     fn label(&self, id: &mut LabelId) {
         id.0 += self.labels;
     }
+}
 
-    fn stmt(&self, s: &mut Stmt) {
+impl VisitMut for Shift {
+    fn visit_stmt(&mut self, s: &mut Stmt) {
         match &mut s.kind {
-            StmtKind::Expr(e) => self.expr(e),
-            StmtKind::Decl { local, init } => {
-                self.local(local);
-                if let Some(init) = init {
-                    self.init(init);
-                }
-            }
-            StmtKind::Block(b) => b.iter_mut().for_each(|s| self.stmt(s)),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond);
-                then_branch.iter_mut().for_each(|s| self.stmt(s));
-                else_branch.iter_mut().for_each(|s| self.stmt(s));
-            }
-            StmtKind::Loop {
-                cond, step, body, ..
-            } => {
-                cond.iter_mut().for_each(|e| self.expr(e));
-                step.iter_mut().for_each(|e| self.expr(e));
-                body.iter_mut().for_each(|s| self.stmt(s));
-            }
-            StmtKind::Switch {
-                value,
-                cases,
-                default,
-                body,
-            } => {
-                self.expr(value);
+            StmtKind::Decl { local, .. } => self.local(local),
+            StmtKind::Switch { cases, default, .. } => {
                 cases.iter_mut().for_each(|(_, l)| self.label(l));
                 default.iter_mut().for_each(|l| self.label(l));
-                body.iter_mut().for_each(|s| self.stmt(s));
             }
             StmtKind::Label(l) | StmtKind::Goto(l) => self.label(l),
-            StmtKind::Return(e) => e.iter_mut().for_each(|e| self.expr(e)),
-            StmtKind::Break | StmtKind::Continue => {}
+            _ => {}
         }
+        walk_stmt_mut(self, s);
     }
 
-    fn init(&self, init: &mut Init) {
-        match init {
-            Init::Expr(e) => self.expr(e),
-            Init::Aggregate(items) => items.iter_mut().for_each(|(_, e)| self.expr(e)),
+    fn visit_place(&mut self, p: &mut Place) {
+        if let PlaceKind::Local(id) | PlaceKind::CompoundLiteral { local: id, .. } = &mut p.kind {
+            self.local(id);
         }
-    }
-
-    fn place(&self, p: &mut Place) {
-        match &mut p.kind {
-            PlaceKind::Local(id) => self.local(id),
-            PlaceKind::Global(_) => {}
-            PlaceKind::Deref(e) | PlaceKind::Value(e) => self.expr(e),
-            PlaceKind::Element { array, index } => {
-                self.place(array);
-                self.expr(index);
-            }
-            PlaceKind::Field { record, .. } => self.place(record),
-            PlaceKind::Lanes { vector, .. } => self.place(vector),
-            PlaceKind::CompoundLiteral { local, init } => {
-                self.local(local);
-                self.init(init);
-            }
-        }
-    }
-
-    fn expr(&self, e: &mut Expr) {
-        match &mut e.kind {
-            ExprKind::Load(p) | ExprKind::AddressOf(p) | ExprKind::IncDec { place: p, .. } => {
-                self.place(p)
-            }
-            ExprKind::Assign { place, value, .. } => {
-                self.place(place);
-                self.expr(value);
-            }
-            ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-                self.expr(operand)
-            }
-            ExprKind::Swizzle { base, .. } => self.expr(base),
-            ExprKind::Binary { lhs, rhs, .. }
-            | ExprKind::Logical { lhs, rhs, .. }
-            | ExprKind::Comma { lhs, rhs }
-            | ExprKind::PointerDiff { lhs, rhs } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-            ExprKind::PointerOffset {
-                pointer, offset, ..
-            } => {
-                self.expr(pointer);
-                self.expr(offset);
-            }
-            ExprKind::Conditional {
-                cond,
-                then_expr,
-                else_expr,
-            }
-            | ExprKind::Select {
-                cond,
-                then_expr,
-                else_expr,
-            } => {
-                self.expr(cond);
-                self.expr(then_expr);
-                self.expr(else_expr);
-            }
-            ExprKind::VectorLiteral(parts) => parts.iter_mut().for_each(|p| self.expr(p)),
-            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
-                args.iter_mut().for_each(|a| self.expr(a))
-            }
-            // Semantic analysis leaves no statement expression.
-            ExprKind::Const(_) | ExprKind::StringLiteral(_) | ExprKind::StmtExpr { .. } => {}
-        }
+        walk_place_mut(self, p);
     }
 }
 
 /// The first call of a synchronizing function left in `block` (one inside an expression).
 fn remaining_call(block: &Block, syncs: &HashSet<FuncId>) -> Option<FuncId> {
-    fn visit(e: &Expr, syncs: &HashSet<FuncId>, found: &mut Option<FuncId>) {
-        if let ExprKind::Call { func, .. } = &e.kind
-            && syncs.contains(func)
-        {
-            found.get_or_insert(*func);
-        }
-        super::func::for_each_child(e, &mut |c| visit(c, syncs, found));
-    }
     let mut found = None;
-    super::func::for_each_stmt_expr(block, &mut |e| visit(e, syncs, &mut found));
+    any_expr(block, &mut |e| match &e.kind {
+        ExprKind::Call { func, .. } if syncs.contains(func) => {
+            found = Some(*func);
+            true
+        }
+        _ => false,
+    });
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+    use crate::frontend::tir::visit::{any_expr, for_each_expr};
+
+    const SOURCE: &str = "
+        void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+        int twice(int x) { sync(); return 2 * x; }
+        int plain(int x) { return x + 1; }
+        kernel void k(global int *a) {
+            int i = get_local_id(0);
+            a[i] = plain(twice(a[i])) + 1;
+        }";
+
+    fn program() -> tir::Program {
+        typed_tree("i.cl", SOURCE, &BuildOptions::default()).expect("it builds")
+    }
+
+    fn id(program: &tir::Program, name: &str) -> FuncId {
+        let i = program.functions.iter().position(|f| &*f.name == name);
+        FuncId(i.expect("the function") as u32)
+    }
+
+    #[test]
+    fn helpers_that_reach_a_barrier_synchronize() {
+        let p = program();
+        let set = synchronizing(&p);
+        let mut names: Vec<&str> = set.iter().map(|f| &*p.function(*f).name).collect();
+        names.sort();
+        assert_eq!(names, ["sync", "twice"]);
+    }
+
+    #[test]
+    fn a_called_kernel_with_local_variables_is_inlined_where_it_is_called() {
+        let p = typed_tree(
+            "i.cl",
+            "kernel void with_local(global int *a) { local int t[4]; t[0] = 1; a[0] = t[0]; }
+             kernel void private_only(global int *a) { int t = 1; a[0] = t; }
+             kernel void caller(global int *a) { with_local(a); private_only(a); }",
+            &BuildOptions::default(),
+        )
+        .expect("it builds");
+        let set = synchronizing(&p);
+        let names: Vec<&str> = set.iter().map(|f| &*p.function(*f).name).collect();
+        assert_eq!(names, ["with_local"]);
+    }
+
+    #[test]
+    fn a_call_inside_an_expression_is_hoisted_and_inlined() {
+        let mut p = program();
+        run(&mut p).expect("it inlines");
+        let (sync, twice, plain) = (id(&p, "sync"), id(&p, "twice"), id(&p, "plain"));
+        let (_, k) = p.kernels().next().expect("the kernel");
+        let body = k.body.as_ref().expect("a body");
+        // The kernel calls `plain` only; the barrier is its own now.
+        assert_eq!(k.callees, [plain]);
+        assert!(!any_expr(body, &mut |e| matches!(
+            &e.kind,
+            ExprKind::Call { func, .. } if *func == sync || *func == twice
+        )));
+        let mut barriers = 0;
+        for_each_expr(body, &mut |e| {
+            if matches!(&e.kind, ExprKind::Builtin { id, .. } if id.name() == "barrier") {
+                barriers += 1;
+            }
+        });
+        assert_eq!(barriers, 1);
+        // The hoisted call's result and `twice`'s parameter are new variables of the kernel.
+        let names: Vec<&str> = k.locals.iter().map(|l| &*l.name).collect();
+        assert!(names.contains(&"<call result>"), "{names:?}");
+        assert!(names.contains(&"x"), "{names:?}");
+    }
 }

@@ -7,18 +7,35 @@
 //! through the labels after it, as C says. The rewrite applies when every `break` that
 //! leaves the switch is a statement of the switch body itself (not nested in an `if` of a
 //! case); anything else stays a switch, and its kernel runs as a resumable function
-//! (`func/resumable.rs`).
+//! (`codegen/func/resumable.rs`).
+//!
+//! Input: a program after inlining. Output: the same program, each kernel's switches with
+//! barriers `if` chains where all of them can be ([`run`]).
 
-use super::func::contains_barrier;
-use super::tir_build::{declare, load_local, new_local};
+use super::analysis::contains_barrier;
+use crate::frontend::tir::build::{declare, load_local, new_local};
 use crate::frontend::tir::{
     self, BinaryOp, Block, Constant, Expr, ExprKind, LabelId, Stmt, StmtKind,
 };
 use crate::frontend::types::{Scalar, Type};
 
+/// The pass: the switches with barriers of every kernel rewritten. Input: a program after
+/// inlining (a kernel's barriers are its own statements). Output: each kernel whose every
+/// switch with barriers can be rewritten has `if` chains instead; a kernel with one that
+/// cannot keeps its switches (it runs as a resumable function).
+pub(crate) fn run(program: &mut tir::Program) -> Result<(), String> {
+    for f in program.functions.iter_mut().filter(|f| f.kernel.is_some()) {
+        let mut rewritten = f.clone();
+        if rewrite_switches(&mut rewritten).is_some() {
+            *f = rewritten;
+        }
+    }
+    Ok(())
+}
+
 /// Rewrites the switches with barriers of kernel `f`; `None` when one cannot be (`f` is
 /// then partly rewritten: rewrite a copy).
-pub(super) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {
+pub(crate) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {
     let Some(mut body) = f.body.take() else {
         return Some(());
     };
@@ -122,7 +139,7 @@ fn if_chain(
         return None;
     }
     // The value, evaluated once.
-    let tmp = new_local(f, "", &value.ty, span);
+    let tmp = new_local(&mut f.locals, "", &value.ty, span);
     let load = load_local(tmp, &value.ty, span);
     let mut out = vec![declare(tmp, value.clone())];
     // From the last test to the first: each `if` holds the chain after it as its `else`.
@@ -156,4 +173,73 @@ fn if_chain(
     }
     out.extend(chain);
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, typed_tree};
+    use crate::frontend::tir::visit::any_statement;
+
+    fn kernel(source: &str) -> tir::Function {
+        let program = typed_tree("s.cl", source, &BuildOptions::default()).expect("it builds");
+        program.kernels().next().expect("a kernel").1.clone()
+    }
+
+    #[test]
+    fn a_switch_with_barriers_becomes_an_if_chain_with_fallthrough() {
+        let mut f = kernel(
+            "kernel void k(global int *a) {
+                switch (a[0]) {
+                case 1: a[1] = 1;
+                case 2: a[2] = 2; barrier(CLK_LOCAL_MEM_FENCE); break;
+                default: a[3] = 3;
+                }
+            }",
+        );
+        let locals = f.locals.len();
+        assert!(rewrite_switches(&mut f).is_some());
+        let body = f.body.as_ref().expect("a body");
+        assert!(!any_statement(body, &|s| matches!(
+            s,
+            StmtKind::Switch { .. }
+        )));
+        // One new variable holds the value; `case 1` runs its code and falls through to
+        // `case 2`'s (3 statements in its `if`), `case 2` its own two, `default` one.
+        assert_eq!(f.locals.len(), locals + 1);
+        let StmtKind::Block(chain) = &body[0].kind else {
+            panic!("the rewritten switch")
+        };
+        assert!(matches!(chain[0].kind, StmtKind::Decl { .. }));
+        let StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } = &chain[1].kind
+        else {
+            panic!("the test of case 1")
+        };
+        assert_eq!(then_branch.len(), 3);
+        let StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } = &else_branch[0].kind
+        else {
+            panic!("the test of case 2")
+        };
+        assert_eq!((then_branch.len(), else_branch.len()), (2, 1));
+    }
+
+    #[test]
+    fn a_break_inside_an_if_of_a_case_keeps_the_switch() {
+        let mut f = kernel(
+            "kernel void k(global int *a) {
+                switch (a[0]) {
+                case 1: if (a[1]) break; barrier(CLK_LOCAL_MEM_FENCE); break;
+                }
+            }",
+        );
+        assert!(rewrite_switches(&mut f).is_none());
+    }
 }

@@ -146,6 +146,10 @@ pub struct Local {
     pub span: Span,
 }
 
+pub mod build;
+pub mod lift;
+pub mod visit;
+
 pub type Block = Vec<Stmt>;
 
 #[derive(Clone, Debug)]

@@ -16,17 +16,22 @@
 //!
 //! The work-group planner of kernels with barriers uses it to keep uniform variables once
 //! per group instead of once per work-item, and to run group-level loop steps once.
+//!
+//! Input: a kernel after inlining and switch rewriting. Output: sets of its variables
+//! ([`uniform_locals`], [`shared_locals`]) and whether a statement can run once for the
+//! group ([`runs_once`]); the tree is not changed.
 
 use std::collections::HashSet;
 
-use super::func::address_taken;
+use super::analysis::{address_taken, contains_barrier, escapes_loop, place_root};
+use crate::frontend::tir::visit::{any_statement, for_each_child, for_each_expr, for_each_stmt};
 use crate::frontend::tir::{
     self, Block, Expr, ExprKind, Init, LocalId, Place, PlaceKind, StmtKind,
 };
 use crate::frontend::types::{AddressSpace, Type};
 
 /// The uniform variables of `f` (a kernel; for other functions, the empty set).
-pub(super) fn uniform_locals(f: &tir::Function) -> HashSet<LocalId> {
+pub(crate) fn uniform_locals(f: &tir::Function) -> HashSet<LocalId> {
     let Some(body) = &f.body else {
         return HashSet::new();
     };
@@ -69,7 +74,7 @@ fn uniform_fixpoint(body: &Block, mut uniform: HashSet<LocalId>) -> HashSet<Loca
 /// (between barriers, or a group-level loop's step). A write inside a statement that every
 /// work-item runs (`x++` next to varying work, or in a loop of varying work) would be
 /// applied once per item, so such a variable stays per item.
-pub(super) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
+pub(crate) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
     let Some(body) = &f.body else {
         return HashSet::new();
     };
@@ -88,7 +93,7 @@ pub(super) fn shared_locals(f: &tir::Function) -> HashSet<LocalId> {
 
 /// Whether the group can run `s` once for all its work-items: it only assigns or declares
 /// variables of `shared` from uniform values (no memory, no calls, no control flow).
-pub(super) fn runs_once(s: &tir::Stmt, shared: &HashSet<LocalId>) -> bool {
+pub(crate) fn runs_once(s: &tir::Stmt, shared: &HashSet<LocalId>) -> bool {
     let a = Analysis {
         uniform: shared,
         demoted: HashSet::new(),
@@ -136,9 +141,7 @@ fn writes_outside_once(
 ) {
     for s in block {
         let one = std::slice::from_ref(s);
-        let at_group = group_level
-            && (super::func::contains_barrier(one)
-                || (loops > 0 && super::func::escapes_loop(one)));
+        let at_group = group_level && (contains_barrier(one) || (loops > 0 && escapes_loop(one)));
         if !at_group {
             if !(group_level && runs_once(s, shared)) {
                 all_writes(one, out);
@@ -174,38 +177,22 @@ fn writes_outside_once(
 
 /// Every variable a block writes or declares.
 fn all_writes(block: &[tir::Stmt], out: &mut HashSet<LocalId>) {
-    fn expr(e: &Expr, out: &mut HashSet<LocalId>) {
-        if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
-            && let Some(id) = super::func::place_root(p)
-        {
-            out.insert(id);
-        }
-        super::func::for_each_child(e, &mut |c| expr(c, out));
-    }
-    for s in block {
+    for_each_stmt(block, &mut |s| {
         if let StmtKind::Decl { local, .. } = &s.kind {
             out.insert(*local);
         }
-        match &s.kind {
-            StmtKind::Block(b)
-            | StmtKind::Loop { body: b, .. }
-            | StmtKind::Switch { body: b, .. } => all_writes(b, out),
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                all_writes(then_branch, out);
-                all_writes(else_branch, out);
-            }
-            _ => {}
+    });
+    for_each_expr(block, &mut |e| {
+        if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
+            && let Some(id) = place_root(p)
+        {
+            out.insert(id);
         }
-    }
-    super::func::for_each_stmt_expr(block, &mut |e| expr(e, out));
+    });
 }
 
 fn has_goto(block: &Block) -> bool {
-    super::func::any_statement(block, &|s| {
+    any_statement(block, &|s| {
         matches!(s, StmtKind::Goto(_) | StmtKind::Label(_))
     })
 }
@@ -223,27 +210,6 @@ impl Analysis<'_> {
             // Semantic analysis leaves none; were one left, nothing about it is known.
             ExprKind::StmtExpr { .. } => false,
             ExprKind::Load(p) => self.place(p),
-            ExprKind::Unary { operand, .. } | ExprKind::Convert { operand, .. } => {
-                self.expr(operand)
-            }
-            ExprKind::Swizzle { base, .. } => self.expr(base),
-            ExprKind::Binary { lhs, rhs, .. }
-            | ExprKind::Logical { lhs, rhs, .. }
-            | ExprKind::PointerDiff { lhs, rhs } => self.expr(lhs) && self.expr(rhs),
-            ExprKind::PointerOffset {
-                pointer, offset, ..
-            } => self.expr(pointer) && self.expr(offset),
-            ExprKind::Conditional {
-                cond,
-                then_expr,
-                else_expr,
-            }
-            | ExprKind::Select {
-                cond,
-                then_expr,
-                else_expr,
-            } => self.expr(cond) && self.expr(then_expr) && self.expr(else_expr),
-            ExprKind::VectorLiteral(parts) => parts.iter().all(|p| self.expr(p)),
             // A builtin is uniform only when its attributes say so (pure, not `varying`:
             // `get_local_size`, `sin`, ...) and its arguments are; anything that reads or
             // writes memory, or that no attribute describes, is varying.
@@ -257,6 +223,21 @@ impl Analysis<'_> {
             | ExprKind::AddressOf(_)
             | ExprKind::Call { .. }
             | ExprKind::Comma { .. } => false,
+            // Pure operations: uniform when every operand is.
+            ExprKind::Unary { .. }
+            | ExprKind::Convert { .. }
+            | ExprKind::Swizzle { .. }
+            | ExprKind::Binary { .. }
+            | ExprKind::Logical { .. }
+            | ExprKind::PointerDiff { .. }
+            | ExprKind::PointerOffset { .. }
+            | ExprKind::Conditional { .. }
+            | ExprKind::Select { .. }
+            | ExprKind::VectorLiteral(_) => {
+                let mut all = true;
+                for_each_child(e, &mut |c| all = all && self.expr(c));
+                all
+            }
         }
     }
 
@@ -308,7 +289,7 @@ impl Analysis<'_> {
             // `&x` lets anything write x: never a candidate (address_taken), nothing to do.
             _ => {}
         }
-        super::func::for_each_child(e, &mut |c| self.effects(c, varying_flow));
+        for_each_child(e, &mut |c| self.effects(c, varying_flow));
     }
 
     fn block(&mut self, block: &Block, varying_flow: bool) {

@@ -1,0 +1,565 @@
+//! The work-group function of each kernel, the entry the runtime calls: it runs one
+//! work-group. Without barriers it loops over the rows of local ids calling the kernel's
+//! work-item function, which loops over each row itself (`func/rows.rs`). With barriers it
+//! runs the kernel's plan (`passes::barriers`): each step of the plan is lowered here to a
+//! function (a region every work-item runs, a function the group runs once, a condition one
+//! work-item evaluates), and the plan's control flow around barriers runs once for the
+//! group.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, types};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
+
+use super::func::{Lower, Result};
+use super::{CodegenError, CodegenOptions, ModuleState, dump, item_context};
+use crate::frontend::tir::{self, Expr, FuncId, Stmt};
+use crate::kernel::WorkGroup;
+use crate::passes::barriers::{self, FrameLayout, Step};
+
+/// What the work-group function of a kernel with barriers runs: regions for every
+/// work-item, and the control flow around barriers once for the group.
+pub(crate) enum WgNode {
+    /// A region function, run for every work-item.
+    Region(ClifFuncId),
+    If {
+        cond: ClifFuncId,
+        then_nodes: Vec<WgNode>,
+        else_nodes: Vec<WgNode>,
+    },
+    Loop {
+        cond: Option<ClifFuncId>,
+        /// A `Region` or, for a uniform step, a `Once`.
+        step: Option<Box<WgNode>>,
+        body: Vec<WgNode>,
+        test_after: bool,
+    },
+    /// A function run once for the group, as its first work-item (a uniform loop step).
+    Once(ClifFuncId),
+    /// `break` / `continue` of the innermost group-level loop (taken by the whole group:
+    /// the control flow around barriers is uniform).
+    Break,
+    Continue,
+    /// A resumable kernel ([`resumable`]): passes over every work-item, each running the
+    /// function until the item's next barrier, until no item stopped at one. `pass` and
+    /// `pending` are offsets in the first frame.
+    Resume {
+        func: ClifFuncId,
+        pass: u32,
+        pending: u32,
+    },
+}
+
+/// A kernel split at its barriers.
+pub(crate) struct BarrierPlan {
+    pub nodes: Vec<WgNode>,
+    pub frame_size: u32,
+    /// The frame offset of each item's "done" flag (set when it returns).
+    pub done_flag: u32,
+}
+
+/// Lowers a kernel with barriers by its plan (`passes::barriers`): each step becomes a
+/// function, in the order the steps come (a first region loads the parameters).
+pub(super) fn define_barrier_kernel(
+    state: &mut ModuleState,
+    id: FuncId,
+    f: &tir::Function,
+    fctx: &mut FunctionBuilderContext,
+    options: &CodegenOptions,
+) -> Result<BarrierPlan> {
+    let plan = barriers::plan(f).map_err(CodegenError)?;
+    let mut steps = StepLowering {
+        state,
+        id,
+        f,
+        fctx,
+        options,
+        frames: &plan.frames,
+        count: 0,
+    };
+    let prologue = steps.region(&[], true)?;
+    let mut nodes = vec![WgNode::Region(prologue)];
+    nodes.extend(steps.steps(&plan.steps)?);
+    Ok(BarrierPlan {
+        nodes,
+        frame_size: plan.frames.size,
+        done_flag: plan.frames.done_flag,
+    })
+}
+
+/// The functions of a kernel's plan, each declared in the module and queued for compiling.
+struct StepLowering<'a, 'b> {
+    state: &'a mut ModuleState,
+    id: FuncId,
+    f: &'a tir::Function,
+    fctx: &'b mut FunctionBuilderContext,
+    options: &'a CodegenOptions,
+    frames: &'a FrameLayout,
+    /// The functions declared so far (they are numbered from 1).
+    count: u32,
+}
+
+impl StepLowering<'_, '_> {
+    fn steps(&mut self, steps: &[Step]) -> Result<Vec<WgNode>> {
+        steps.iter().map(|s| self.step(s)).collect()
+    }
+
+    fn step(&mut self, step: &Step) -> Result<WgNode> {
+        Ok(match step {
+            Step::Region(stmts) => WgNode::Region(self.region(stmts, false)?),
+            Step::Once(stmts) => WgNode::Once(self.once(stmts)?),
+            Step::If {
+                cond,
+                then_steps,
+                else_steps,
+            } => {
+                let cond = self.condition(cond)?;
+                let then_nodes = self.steps(then_steps)?;
+                let else_nodes = self.steps(else_steps)?;
+                WgNode::If {
+                    cond,
+                    then_nodes,
+                    else_nodes,
+                }
+            }
+            Step::Loop {
+                cond,
+                step,
+                body,
+                test_after,
+            } => {
+                let cond = cond.as_ref().map(|c| self.condition(c)).transpose()?;
+                let step = match step {
+                    Some(s) => Some(Box::new(self.step(s)?)),
+                    None => None,
+                };
+                WgNode::Loop {
+                    cond,
+                    step,
+                    body: self.steps(body)?,
+                    test_after: *test_after,
+                }
+            }
+            Step::Break => WgNode::Break,
+            Step::Continue => WgNode::Continue,
+        })
+    }
+
+    fn declare(
+        &mut self,
+        returns: Option<ir::Type>,
+    ) -> Result<(ClifFuncId, cranelift_codegen::Context)> {
+        let mut sig = self.state.module.make_signature();
+        sig.params.push(AbiParam::new(types::I64));
+        if let Some(r) = returns {
+            sig.returns.push(AbiParam::new(r));
+        }
+        self.count += 1;
+        let name = format!("clift_fn{}_{}_part{}", self.id.0, self.f.name, self.count);
+        let id = self
+            .state
+            .module
+            .declare_function(&name, Linkage::Local, &sig)
+            .map_err(|e| CodegenError(format!("declaring {name}: {e}")))?;
+        let mut ctx = self.state.module.make_context();
+        ctx.func.signature = sig;
+        Ok((id, ctx))
+    }
+
+    fn lower(
+        &mut self,
+        ctx: &mut cranelift_codegen::Context,
+        body: impl FnOnce(&mut Lower) -> Result<()>,
+    ) -> Result<()> {
+        let b = FunctionBuilder::new(&mut ctx.func, self.fctx);
+        let mut lower = Lower::new(b, &mut *self.state, self.f, self.options);
+        body(&mut lower)?;
+        let config = lower.state.isa.frontend_config();
+        lower.b.finalize(config);
+        Ok(())
+    }
+
+    fn define(
+        &mut self,
+        id: ClifFuncId,
+        ctx: cranelift_codegen::Context,
+        what: &str,
+    ) -> Result<ClifFuncId> {
+        dump::function(what, &ctx.func);
+        self.state
+            .defer(id, format!("a part of '{}'", self.f.name), ctx);
+        Ok(id)
+    }
+
+    fn region(&mut self, stmts: &[Stmt], load_parameters: bool) -> Result<ClifFuncId> {
+        let (id, mut ctx) = self.declare(None)?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.region(stmts, frames, load_parameters))?;
+        self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))
+    }
+
+    fn once(&mut self, stmts: &[Stmt]) -> Result<ClifFuncId> {
+        let (id, mut ctx) = self.declare(None)?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.once_function(stmts, frames))?;
+        self.define(id, ctx, &format!("{} once {}", self.f.name, self.count))
+    }
+
+    fn condition(&mut self, cond: &Expr) -> Result<ClifFuncId> {
+        let (id, mut ctx) = self.declare(Some(types::I8))?;
+        let frames = self.frames;
+        self.lower(&mut ctx, |l| l.condition_function(cond, frames))?;
+        self.define(
+            id,
+            ctx,
+            &format!("{} condition {}", self.f.name, self.count),
+        )
+    }
+}
+
+/// The entry the runtime calls: runs one work-group. Without barriers it loops over the
+/// local ids calling the kernel's work-item function; with barriers it runs the kernel's
+/// plan (regions for every work-item, the control flow around barriers once).
+pub(super) fn define_work_group_function(
+    state: &mut ModuleState,
+    kernel: FuncId,
+    f: &tir::Function,
+    plan: Option<&BarrierPlan>,
+    fctx: &mut FunctionBuilderContext,
+) -> Result<ClifFuncId> {
+    let ptr = ir::types::I64;
+    let mut sig = state.module.make_signature();
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
+    let id = state
+        .module
+        .declare_function(&format!("clift_wg_{}", f.name), Linkage::Export, &sig)
+        .map_err(|e| CodegenError(e.to_string()))?;
+    let mut ctx = state.module.make_context();
+    ctx.func.signature = sig;
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let (args, group) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+        let slot = b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            item_context::SIZE,
+            4,
+        ));
+        let item = b.ins().stack_addr(ptr, slot, 0);
+        let flags = MemFlagsData::trusted();
+        b.ins().store(flags, group, item, item_context::GROUP);
+        b.ins().store(flags, args, item, item_context::ARGS);
+        let frames = b
+            .ins()
+            .load(ptr, flags, group, WorkGroup::OFFSET_PRIVATE_FRAMES);
+        let mut wg = GroupEmitter {
+            item,
+            group,
+            frames,
+            frame_size: plan.map_or(0, |p| p.frame_size),
+            rows_only: false,
+            loops: Vec::new(),
+            done_flag: plan.map(|p| p.done_flag),
+        };
+        match plan {
+            None => {
+                let callee = state
+                    .module
+                    .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
+                // The kernel's function loops over dimension 0 itself: one call per row.
+                wg.rows_only = true;
+                wg.all_items(&mut b, callee);
+            }
+            Some(plan) => {
+                let mut refs = HashMap::new();
+                wg.nodes(&mut b, state, &mut refs, &plan.nodes);
+            }
+        }
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+        b.finalize(state.isa.frontend_config());
+    }
+    dump::function(&format!("work-group function of {}", f.name), &ctx.func);
+    state.defer(id, format!("the work-group function of '{}'", f.name), ctx);
+    Ok(id)
+}
+
+/// The reference to `id` inside the function being built (declared once).
+fn func_ref(
+    b: &mut FunctionBuilder,
+    state: &mut ModuleState,
+    refs: &mut HashMap<ClifFuncId, ir::FuncRef>,
+    id: ClifFuncId,
+) -> ir::FuncRef {
+    *refs
+        .entry(id)
+        .or_insert_with(|| state.module.declare_func_in_func(id, b.func))
+}
+
+/// Emits the work-group level code: loops over every work-item, and the plan of kernels
+/// with barriers.
+struct GroupEmitter {
+    item: ir::Value,
+    group: ir::Value,
+    frames: ir::Value,
+    frame_size: u32,
+    /// The callee loops over dimension 0 itself: call it once per (y, z).
+    rows_only: bool,
+    /// The (continue, exit) blocks of the group-level loops being emitted, innermost last.
+    loops: Vec<(ir::Block, ir::Block)>,
+    /// The frame offset of the items' "done" flags (kernels with barriers).
+    done_flag: Option<u32>,
+}
+
+impl GroupEmitter {
+    /// for z { for y { for x { callee(item) } } }, setting the local ids and the frame.
+    fn all_items(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) {
+        let ptr = ir::types::I64;
+        let flags = MemFlagsData::trusted();
+        let mut sizes: Vec<ir::Value> = (0..3)
+            .map(|d| {
+                b.ins()
+                    .load(ptr, flags, self.group, WorkGroup::OFFSET_LOCAL_SIZE + 8 * d)
+            })
+            .collect();
+        // Frames are in linear local-id order: a row's first item is `size_x` items after
+        // the previous row's.
+        let row_stride = sizes[0];
+        if self.rows_only {
+            sizes[0] = b.ins().iconst(ptr, 1);
+        }
+        // The global id of local id 0 in each dimension: group id × local size + offset.
+        let first_global: Vec<ir::Value> = (0..3)
+            .map(|d| {
+                let field = |b: &mut FunctionBuilder, offset: i32| {
+                    b.ins().load(ptr, flags, self.group, offset + 8 * d)
+                };
+                let id = field(b, WorkGroup::OFFSET_GROUP_ID);
+                let size = field(b, WorkGroup::OFFSET_LOCAL_SIZE);
+                let offset = field(b, WorkGroup::OFFSET_GLOBAL_OFFSET);
+                let first = b.ins().imul(id, size);
+                b.ins().iadd(first, offset)
+            })
+            .collect();
+        let counter: Vec<_> = (0..3).map(|_| b.declare_var(ptr)).collect();
+        let linear = b.declare_var(ptr);
+        let head: Vec<_> = (0..3).map(|_| b.create_block()).collect();
+        let body: Vec<_> = (0..3).map(|_| b.create_block()).collect();
+        let latch: Vec<_> = (0..3).map(|_| b.create_block()).collect();
+        let exit = b.create_block();
+        let zero = b.ins().iconst(ptr, 0);
+        b.def_var(counter[2], zero);
+        b.def_var(linear, zero);
+        b.ins().jump(head[2], &[]);
+        for d in (0..3).rev() {
+            b.switch_to_block(head[d]);
+            let i = b.use_var(counter[d]);
+            let more = b
+                .ins()
+                .icmp(ir::condcodes::IntCC::UnsignedLessThan, i, sizes[d]);
+            let done = if d == 2 { exit } else { latch[d + 1] };
+            b.ins().brif(more, body[d], &[], done, &[]);
+            b.switch_to_block(body[d]);
+            let i = b.use_var(counter[d]);
+            b.ins()
+                .store(flags, i, self.item, item_context::LOCAL_ID + 8 * d as i32);
+            let global = b.ins().iadd(first_global[d], i);
+            b.ins().store(
+                flags,
+                global,
+                self.item,
+                item_context::GLOBAL_ID + 8 * d as i32,
+            );
+            if d > 0 {
+                let zero = b.ins().iconst(ptr, 0);
+                b.def_var(counter[d - 1], zero);
+                b.ins().jump(head[d - 1], &[]);
+            } else {
+                if self.frame_size > 0 {
+                    let n = b.use_var(linear);
+                    let offset = b.ins().imul_imm_s(n, i64::from(self.frame_size));
+                    let frame = b.ins().iadd(self.frames, offset);
+                    b.ins().store(flags, frame, self.item, item_context::FRAME);
+                    let next = if self.rows_only {
+                        b.ins().iadd(n, row_stride)
+                    } else {
+                        b.ins().iadd_imm_s(n, 1)
+                    };
+                    b.def_var(linear, next);
+                }
+                b.ins().call(callee, &[self.item]);
+                b.ins().jump(latch[0], &[]);
+            }
+            b.switch_to_block(latch[d]);
+            let i = b.use_var(counter[d]);
+            let next = b.ins().iadd_imm_s(i, 1);
+            b.def_var(counter[d], next);
+            b.ins().jump(head[d], &[]);
+        }
+        b.switch_to_block(exit);
+    }
+
+    /// Runs a resumable kernel: passes over every work-item (one call each, no row loop),
+    /// numbered from 0 in the first frame's `pass`, while an item stopped at a barrier (it
+    /// set the first frame's `pending` byte).
+    fn passes(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef, pass: u32, pending: u32) {
+        let flags = MemFlagsData::trusted();
+        let (head, next, exit) = (b.create_block(), b.create_block(), b.create_block());
+        let zero = b.ins().iconst(ir::types::I32, 0);
+        b.ins().store(flags, zero, self.frames, pass as i32);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(head);
+        let zero = b.ins().iconst(ir::types::I8, 0);
+        b.ins().store(flags, zero, self.frames, pending as i32);
+        self.rows_only = false;
+        self.all_items(b, callee);
+        let again = b
+            .ins()
+            .load(ir::types::I8, flags, self.frames, pending as i32);
+        b.ins().brif(again, next, &[], exit, &[]);
+        b.switch_to_block(next);
+        let n = b
+            .ins()
+            .load(ir::types::I32, flags, self.frames, pass as i32);
+        let n = b.ins().iadd_imm_s(n, 1);
+        b.ins().store(flags, n, self.frames, pass as i32);
+        b.ins().jump(head, &[]);
+        b.switch_to_block(exit);
+    }
+
+    /// Evaluates a condition function as work-item 0 (the conditions around barriers are
+    /// uniform across the group).
+    fn condition(&mut self, b: &mut FunctionBuilder, callee: ir::FuncRef) -> ir::Value {
+        self.set_first_item(b);
+        let call = b.ins().call(callee, &[self.item]);
+        b.inst_results(call)[0]
+    }
+
+    /// Makes the item context the group's first work-item (local id 0, the first frame).
+    fn set_first_item(&mut self, b: &mut FunctionBuilder) {
+        let flags = MemFlagsData::trusted();
+        let zero = b.ins().iconst(ir::types::I64, 0);
+        for d in 0..3 {
+            b.ins()
+                .store(flags, zero, self.item, item_context::LOCAL_ID + 8 * d);
+        }
+        b.ins()
+            .store(flags, self.frames, self.item, item_context::FRAME);
+    }
+
+    fn nodes(
+        &mut self,
+        b: &mut FunctionBuilder,
+        state: &mut ModuleState,
+        refs: &mut HashMap<ClifFuncId, ir::FuncRef>,
+        nodes: &[WgNode],
+    ) {
+        for node in nodes {
+            match node {
+                WgNode::Break | WgNode::Continue => {
+                    let Some(&(cont, exit)) = self.loops.last() else {
+                        continue;
+                    };
+                    let target = if matches!(node, WgNode::Break) {
+                        exit
+                    } else {
+                        cont
+                    };
+                    b.ins().jump(target, &[]);
+                    // What follows in this block is unreachable; give it a block of its own.
+                    let rest = b.create_block();
+                    b.switch_to_block(rest);
+                }
+                WgNode::Resume {
+                    func,
+                    pass,
+                    pending,
+                } => {
+                    let callee = func_ref(b, state, refs, *func);
+                    self.passes(b, callee, *pass, *pending);
+                }
+                WgNode::Once(id) => {
+                    let callee = func_ref(b, state, refs, *id);
+                    self.set_first_item(b);
+                    b.ins().call(callee, &[self.item]);
+                }
+                WgNode::Region(id) => {
+                    // Region functions loop over dimension 0 themselves.
+                    let callee = func_ref(b, state, refs, *id);
+                    self.rows_only = true;
+                    self.all_items(b, callee);
+                }
+                WgNode::If {
+                    cond,
+                    then_nodes,
+                    else_nodes,
+                } => {
+                    let callee = func_ref(b, state, refs, *cond);
+                    let c = self.condition(b, callee);
+                    let (then_b, else_b, join) =
+                        (b.create_block(), b.create_block(), b.create_block());
+                    b.ins().brif(c, then_b, &[], else_b, &[]);
+                    b.switch_to_block(then_b);
+                    self.nodes(b, state, refs, then_nodes);
+                    b.ins().jump(join, &[]);
+                    b.switch_to_block(else_b);
+                    self.nodes(b, state, refs, else_nodes);
+                    b.ins().jump(join, &[]);
+                    b.switch_to_block(join);
+                }
+                WgNode::Loop {
+                    cond,
+                    step,
+                    body,
+                    test_after,
+                } => {
+                    let (head, body_b, cont, exit) = (
+                        b.create_block(),
+                        b.create_block(),
+                        b.create_block(),
+                        b.create_block(),
+                    );
+                    b.ins().jump(if *test_after { body_b } else { head }, &[]);
+                    b.switch_to_block(head);
+                    if let Some(offset) = self.done_flag {
+                        // The group returned (as its first item did): leave the loop.
+                        let done = b.ins().load(
+                            ir::types::I8,
+                            MemFlagsData::trusted(),
+                            self.frames,
+                            offset as i32,
+                        );
+                        let go_on = b.create_block();
+                        b.ins().brif(done, exit, &[], go_on, &[]);
+                        b.switch_to_block(go_on);
+                    }
+                    match cond {
+                        Some(c) => {
+                            let callee = func_ref(b, state, refs, *c);
+                            let v = self.condition(b, callee);
+                            b.ins().brif(v, body_b, &[], exit, &[]);
+                        }
+                        None => {
+                            b.ins().jump(body_b, &[]);
+                        }
+                    }
+                    b.switch_to_block(body_b);
+                    self.loops.push((cont, exit));
+                    self.nodes(b, state, refs, body);
+                    self.loops.pop();
+                    b.ins().jump(cont, &[]);
+                    b.switch_to_block(cont);
+                    if let Some(s) = step {
+                        self.nodes(b, state, refs, std::slice::from_ref(&**s));
+                    }
+                    b.ins().jump(head, &[]);
+                    b.switch_to_block(exit);
+                }
+            }
+        }
+    }
+}

@@ -382,7 +382,18 @@ pub fn c99_common_scalar(a: Scalar, b: Scalar) -> Scalar {
     if a.is_float() || b.is_float() {
         return if a.rank() >= b.rank() { a } else { b };
     }
-    let (a, b) = (a.promoted(), b.promoted());
+    unpromoted_common_scalar(a.promoted(), b.promoted())
+}
+
+/// The usual arithmetic conversions of two scalars WITHOUT the integer promotions: the type
+/// of `v ? a : b` where `v` is a vector and `a`, `b` are scalars, which are then widened to
+/// vectors. OpenCL 1.2 §6.3.i requires that result to have the condition's element size, so
+/// `char2 ? char : char` must be a `char2`, not an `int2`; clang's
+/// `OpenCLArithmeticConversions` does the same ("no other type promotion is allowed").
+pub fn unpromoted_common_scalar(a: Scalar, b: Scalar) -> Scalar {
+    if a.is_float() || b.is_float() {
+        return if a.rank() >= b.rank() { a } else { b };
+    }
     if a == b {
         return a;
     }

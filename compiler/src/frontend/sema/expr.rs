@@ -1874,10 +1874,16 @@ impl Analyzer<'_> {
                 );
                 return None;
             }
-            let common = self.common_type(&a, &b, span)?;
-            let result = match &common {
-                Type::Vector(..) => common.clone(),
-                other => Type::Vector(other.scalar()?, cn),
+            let result = match (a.ty.scalar(), b.ty.scalar()) {
+                // Two scalars: converted to each other without integer promotion, then to
+                // vectors of the condition's length.
+                (Some(x), Some(y)) if !a.ty.is_vector() && !b.ty.is_vector() => {
+                    Type::Vector(types::unpromoted_common_scalar(x, y), cn)
+                }
+                _ => match self.common_type(&a, &b, span)? {
+                    common @ Type::Vector(..) => common,
+                    other => Type::Vector(other.scalar()?, cn),
+                },
             };
             if result.lanes() != cn || result.element()?.size() != ce.size() {
                 self.error(cond.span, format!("vector condition type '{}' and result type '{result}' do not have the same number of elements and element size", c.ty));

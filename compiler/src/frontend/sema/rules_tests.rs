@@ -168,6 +168,24 @@ fn vector_ternary_selects_per_lane() {
     );
 }
 
+/// §6.3.i with a vector condition and two scalar operands: they are converted to each
+/// other without integer promotion (clang's `OpenCLArithmeticConversions`) and widened to
+/// the condition's length, so `char2 ? char : char` is a `char2` (the Khronos CTS's
+/// integer_ops `vector_scalar` builds exactly this).
+#[test]
+fn vector_condition_with_scalar_operands_keeps_their_width() {
+    let e = init_of("kernel void k(char2 c, char a, char b) { char2 r = c ? a : b; }");
+    assert!(matches!(e.kind, ExprKind::Select { .. }));
+    assert_eq!(e.ty, Type::Vector(Scalar::Char, 2));
+    let e = init_of("kernel void k(short4 c, short a, ushort b) { ushort4 r = c ? a : b; }");
+    assert_eq!(e.ty, Type::Vector(Scalar::UShort, 4));
+    let e = init_of("kernel void k(int3 c, uchar a, float b) { float3 r = c ? a : b; }");
+    assert_eq!(e.ty, Type::Vector(Scalar::Float, 3));
+    assert!(log("kernel void k(long2 c, char a, char b) { char2 r = c ? a : b; }").contains(
+        "error: vector condition type 'long2' and result type 'char2' do not have the same number of elements and element size"
+    ));
+}
+
 #[test]
 fn vector_ternary_needs_a_matching_integer_vector_condition() {
     assert!(

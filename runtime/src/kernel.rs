@@ -306,6 +306,7 @@ impl Kernel {
             return fail(CL_OUT_OF_RESOURCES);
         }
         Ok(PreparedLaunch {
+            context: Arc::clone(self.program.context()),
             code: Arc::clone(&self.code),
             block,
             buffers,
@@ -324,6 +325,8 @@ impl Drop for Kernel {
 
 /// A launch with its arguments captured (at enqueue time, as the spec requires).
 pub struct PreparedLaunch {
+    /// Told of a kernel fault through its notify callback.
+    context: Arc<crate::context::Context>,
     code: Arc<KernelCode>,
     block: Vec<u8>,
     /// Held until the command has run.
@@ -399,7 +402,16 @@ impl PreparedLaunch {
         };
         let args = self.block.as_ptr() as usize;
         let _keep_alive = &self.buffers;
+        // A fault (or the watchdog) stops the launch: the first is reported, the work-groups
+        // not yet started are skipped.
+        let armed = crate::watchdog::arm();
+        let late = armed.as_ref().map_or(std::ptr::null(), |a| a.flag()) as usize;
+        let stopped = std::sync::atomic::AtomicBool::new(false);
+        let first_fault = std::sync::OnceLock::new();
         executor.run_ndrange(groups, local_total, &|g| {
+            if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
             let local = g.local.as_mut_ptr();
             let group = WorkGroup {
                 group_id: g.group_id.map(|v| v as u64),
@@ -414,9 +426,16 @@ impl PreparedLaunch {
             };
             // SAFETY: `entry` is a work-group function compiled for this kernel's argument
             // block, which `prepare` built; the group's local memory is as large as the
-            // kernel's static locals plus its local arguments, laid out as `prepare` said.
-            unsafe { entry(args as *const u8, &group) };
+            // kernel's static locals plus its local arguments, laid out as `prepare` said;
+            // `late` is null or lives in `armed` until the launch has run.
+            let result = unsafe { run_group(entry, args as *const u8, &group, late as *const _) };
+            if let Err(fault) = result {
+                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                let _ = first_fault.set((fault, g.group_id));
+            }
         });
+        let timed_out = armed.as_ref().is_some_and(|a| a.is_late());
+        drop(armed);
         // "The output ... is flushed when the kernel completes" (order of calls kept).
         let text = printf.take();
         if !text.is_empty() {
@@ -425,8 +444,74 @@ impl PreparedLaunch {
             // A closed stdout is the application's choice; the kernel still completed.
             let _ = out.write_all(&text).and_then(|()| out.flush());
         }
-        Ok(())
+        match first_fault.into_inner() {
+            Some((fault, group)) => Err(self.report_fault(&fault, group, timed_out)),
+            None => Ok(()),
+        }
     }
+
+    /// Tells of a kernel stopped by a fault or the watchdog (stderr, `CLIFT_LOG=launch`, the
+    /// context's notify callback); its event ends with [`KERNEL_FAULT_STATUS`].
+    fn report_fault(
+        &self,
+        fault: &crate::fault::Fault,
+        group: [usize; 3],
+        timed_out: bool,
+    ) -> crate::ClError {
+        let what = if timed_out && fault.signal == 4 {
+            format!(
+                "ran past {}={} s and was stopped",
+                clift_compiler::jit::watchdog::TIMEOUT_VAR,
+                clift_compiler::jit::watchdog::timeout().map_or(0.0, |t| t.as_secs_f64())
+            )
+        } else {
+            format!("faulted: {}", fault.describe())
+        };
+        let message = format!(
+            "kernel '{}' {what} in work-group {group:?}; the command ends with \
+             CL_OUT_OF_RESOURCES",
+            self.code.name
+        );
+        if crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Error) {
+            crate::clift_log!(Launch, Error, "{message}");
+        }
+        if !crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Error)
+            || std::env::var_os(crate::log::LOG_FILE_VAR).is_some()
+        {
+            eprintln!("clift: {message}");
+        }
+        self.context.notify(&message);
+        crate::ClError(KERNEL_FAULT_STATUS)
+    }
+}
+
+/// The execution status of a kernel command stopped by a fault in its code (an invalid
+/// memory access, a stack overflow, a trap) or by the watchdog: `CL_OUT_OF_RESOURCES`, as
+/// other vendors report kernel faults. Commands that wait for it end with
+/// `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`.
+pub const KERNEL_FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
+
+/// Runs one work-group through the fault trampoline, telling the watchdog's check which
+/// launch this thread runs (`late`: its flag, or null without a timeout).
+///
+/// # Safety
+/// As for calling `entry` directly; `late` is null or valid for the call.
+unsafe fn run_group(
+    entry: clift_compiler::kernel::WorkGroupFn,
+    args: *const u8,
+    group: *const WorkGroup,
+    late: *const std::sync::atomic::AtomicBool,
+) -> Result<(), crate::fault::Fault> {
+    use clift_compiler::jit::watchdog::set_current;
+    if late.is_null() {
+        // SAFETY: the caller's contract.
+        return unsafe { crate::fault::call(entry, args, group) };
+    }
+    set_current(late);
+    // SAFETY: the caller's contract.
+    let result = unsafe { crate::fault::call(entry, args, group) };
+    set_current(std::ptr::null());
+    result
 }
 
 /// The local size the driver picks when the application passes NULL: enough work-groups to

@@ -5,6 +5,8 @@
 //! When the last of those finishes, the command is submitted to the device's pool; if any of
 //! them failed, the command does not run and completes with
 //! `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`, which propagates to what waits on it.
+//! Only wait lists propagate failures: the queue's ordering (in-order predecessor, barrier)
+//! makes a command wait, not fail, so a failed command does not poison its queue.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -159,6 +161,10 @@ impl Queue {
             self.profiling(),
         );
         let mut deps = wait_list;
+        // Only the wait list's failures propagate: the queue's own ordering (the previous
+        // command, a barrier) does not, so that a command that failed (a faulting kernel)
+        // leaves its queue usable.
+        let explicit = deps.len();
         {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
@@ -175,7 +181,14 @@ impl Queue {
             }
             state.track(Arc::clone(&event));
         }
-        submit_when_ready(Arc::clone(self), Arc::clone(&event), deps, blocking, work);
+        submit_when_ready(
+            Arc::clone(self),
+            Arc::clone(&event),
+            deps,
+            explicit,
+            blocking,
+            work,
+        );
         event
     }
 
@@ -207,6 +220,7 @@ fn submit_when_ready(
     queue: Arc<Queue>,
     event: Arc<Event>,
     deps: Vec<Arc<Event>>,
+    explicit: usize,
     blocking: bool,
     work: Work,
 ) {
@@ -222,9 +236,11 @@ fn submit_when_ready(
         enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
             .then(std::time::Instant::now),
     });
-    for dep in deps {
+    for (i, dep) in deps.into_iter().enumerate() {
         let pending = Arc::clone(&pending);
+        let propagates = i < explicit;
         dep.on_finish(Box::new(move |status| {
+            let status = if propagates { status } else { CL_COMPLETE };
             pending.dependency_finished(status, false)
         }));
     }

@@ -964,6 +964,7 @@ impl Lower<'_, '_> {
                 if let Some(step) = step {
                     self.expr(step)?;
                 }
+                crate::jit::watchdog::check_back_edge(&mut self.b);
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(exit);
             }
@@ -1027,6 +1028,8 @@ impl Lower<'_, '_> {
             }
             StmtKind::Goto(id) => {
                 let block = self.label_block(*id);
+                // A goto may jump back: a loop the watchdog must see.
+                crate::jit::watchdog::check_back_edge(&mut self.b);
                 self.b.ins().jump(block, &[]);
             }
             StmtKind::Break => {

@@ -1,0 +1,114 @@
+//! Buffer storage with a guard page after it (Linux): a kernel that writes a few elements
+//! past the end of its buffer faults (and its event fails, see `crate::fault`) instead of
+//! corrupting the host's heap.
+//!
+//! Each allocation is its own mapping: the data pages, then one `PROT_NONE` page. The
+//! buffer's end is placed at the guard, rounded up to `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (128
+//! bytes), so the base keeps that alignment and an overrun of more than the rounding faults
+//! at its first byte past the gap. Memory comes zeroed from the kernel, as `alloc_zeroed`'s
+//! would.
+//!
+//! Each mapping costs two entries of the process's map table (`vm.max_map_count`, 65530 by
+//! default), so at most [`MAX_LIVE`] buffers are guarded at once; beyond that, and wherever
+//! `mmap` fails, buffers come from the heap as before.
+
+use std::ptr::{NonNull, null_mut};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The most guarded buffers alive at once (a quarter of the default map table).
+pub const MAX_LIVE: usize = 16384;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// One guarded mapping.
+pub struct Guarded {
+    /// The mapping's start and length (data pages plus the guard page).
+    map: NonNull<u8>,
+    map_len: usize,
+}
+
+fn page_size() -> usize {
+    // SAFETY: `sysconf` has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096).max(4096)
+}
+
+impl Guarded {
+    /// `len` zeroed bytes aligned to `align` (a power of two dividing the page size), ending
+    /// within `align` bytes of a guard page; `None` if the mapping cannot be made (the caller
+    /// falls back to the heap).
+    pub fn allocate(len: usize, align: usize) -> Option<(Guarded, NonNull<u8>)> {
+        let page = page_size();
+        let data = len.max(1).checked_next_multiple_of(align)?;
+        let data_pages = data.checked_next_multiple_of(page)?;
+        let map_len = data_pages.checked_add(page)?;
+        if LIVE.fetch_add(1, Ordering::Relaxed) >= MAX_LIVE {
+            LIVE.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        // SAFETY: a fresh anonymous mapping, owned by the returned value; the guard page is
+        // inside it.
+        let map = unsafe {
+            let map = libc::mmap(
+                null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if map == libc::MAP_FAILED {
+                None
+            } else if libc::mprotect(
+                map.cast::<u8>().add(data_pages).cast(),
+                page,
+                libc::PROT_NONE,
+            ) != 0
+            {
+                libc::munmap(map, map_len);
+                None
+            } else {
+                NonNull::new(map.cast::<u8>())
+            }
+        };
+        let Some(map) = map else {
+            LIVE.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        };
+        // SAFETY: `data_pages - data` is inside the mapping's data pages.
+        let base = unsafe { map.add(data_pages - data) };
+        Some((Guarded { map, map_len }, base))
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `allocate`, unmapped once.
+        unsafe { libc::munmap(self.map.as_ptr().cast(), self.map_len) };
+        LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_end_is_at_the_guard_and_the_base_keeps_its_alignment() {
+        let page = page_size();
+        for len in [1, 100, 128, 129, 4096, 5000, 3 * 4096 + 7] {
+            let (g, base) = Guarded::allocate(len, 128).expect("mapping");
+            let base = base.as_ptr() as usize;
+            assert_eq!(base % 128, 0, "length {len}");
+            let guard = g.map.as_ptr() as usize + g.map_len - page;
+            let end = base + len;
+            assert!(
+                end <= guard && guard - end < 128,
+                "length {len}: end {end:#x}, guard {guard:#x}"
+            );
+            // SAFETY: the data bytes are mapped and zeroed.
+            let data = unsafe { std::slice::from_raw_parts(base as *const u8, len) };
+            assert!(data.iter().all(|&b| b == 0));
+        }
+    }
+}

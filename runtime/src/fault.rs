@@ -240,12 +240,20 @@ mod imp {
         info: *mut libc::siginfo_t,
         context: *mut c_void,
     ) {
-        let resume = CURRENT.with(Cell::get);
         // SAFETY: with SA_SIGINFO the kernel passes a `ucontext_t` as the third argument.
         let uc = unsafe { &mut *context.cast::<libc::ucontext_t>() };
         let regs = &mut uc.uc_mcontext.gregs;
         let pc = regs[libc::REG_RIP as usize] as usize;
-        if !resume.is_null() && clift_compiler::jit::code_ranges::contains(pc) {
+        // The code registry first: a fault elsewhere must not touch clift's thread-locals,
+        // whose first use on a thread may allocate (the fault could be inside malloc).
+        // JIT code only runs inside `call`, which has used them already.
+        if !clift_compiler::jit::code_ranges::contains(pc) {
+            // SAFETY: the arguments are the kernel's, passed on unchanged.
+            unsafe { pass_on(signal, info, context) };
+            return;
+        }
+        let resume = CURRENT.with(Cell::get);
+        if !resume.is_null() {
             // SAFETY: `resume` is the live record of `call` on this thread's stack, and
             // `info` is the kernel's siginfo for this signal.
             unsafe {

@@ -317,6 +317,53 @@ mod tests {
     use crate::context::ContextProperties;
     use crate::platform::Platform;
 
+    /// A failed command fails the commands whose wait list holds it, not the next command
+    /// of its in-order queue: the queue goes on after a faulting kernel.
+    #[test]
+    fn only_wait_lists_propagate_a_failure() {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        let queue = Queue::new(context, device, 0).unwrap();
+        let ok = || -> Work { Box::new(|| Ok(())) };
+        let failed = queue.enqueue(
+            CL_COMMAND_NDRANGE_KERNEL,
+            Vec::new(),
+            QueueOrder::Command,
+            false,
+            Box::new(|| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
+        );
+        let next = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::Command,
+            false,
+            ok(),
+        );
+        let waiting = queue.enqueue(
+            CL_COMMAND_MARKER,
+            vec![Arc::clone(&failed)],
+            QueueOrder::Command,
+            false,
+            ok(),
+        );
+        let after_all = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::AfterAll,
+            false,
+            ok(),
+        );
+        assert_eq!(failed.wait(), CL_OUT_OF_RESOURCES);
+        assert_eq!(next.wait(), CL_COMPLETE);
+        assert_eq!(waiting.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(after_all.wait(), CL_COMPLETE);
+        queue.finish();
+    }
+
     /// A long burst on an in-order queue keeps the list of unfinished commands short (it is
     /// pruned as it doubles), and `clFinish` still waits for every command.
     #[test]

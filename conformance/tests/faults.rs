@@ -336,6 +336,23 @@ fn watchdog_child() {
         "{:?}",
         messages(7)
     );
+    // A loop around a barrier (run by the work-group function) and a goto loop stop too.
+    for (source, name) in [
+        (
+            "kernel void spin_barrier(global int *p) {
+                for (;;) { barrier(CLK_GLOBAL_MEM_FENCE); if (p[0] == 7) break; }
+            }",
+            c"spin_barrier",
+        ),
+        (
+            "kernel void spin_goto(global int *p) { again: p[1]++; if (p[0] != 7) goto again; }",
+            c"spin_goto",
+        ),
+    ] {
+        let k = fx.kernel(source, name, c"");
+        k.mem(0, &flag);
+        assert_eq!(run_status(&fx, &k, 4), FAULT_STATUS, "{name:?}");
+    }
     // Kernels with loops that end are untouched by the watchdog.
     queue_still_works(&fx);
 }

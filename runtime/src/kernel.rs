@@ -378,6 +378,7 @@ impl PreparedLaunch {
             local_memory: std::ptr::null_mut(),
             private_frames: std::ptr::null_mut(),
             printf_buffer: std::ptr::null(),
+            watchdog: std::ptr::null(),
         };
         let entry = self.code.entry;
         // printf output of this launch, printed when every work-group has run.
@@ -405,7 +406,7 @@ impl PreparedLaunch {
         // A fault (or the watchdog) stops the launch: the first is reported, the work-groups
         // not yet started are skipped.
         let armed = crate::watchdog::arm();
-        let late = armed.as_ref().map_or(std::ptr::null(), |a| a.flag()) as usize;
+        let watchdog = crate::watchdog::flag_of(armed.as_ref()) as usize;
         let stopped = std::sync::atomic::AtomicBool::new(false);
         let first_fault = std::sync::OnceLock::new();
         executor.run_ndrange(groups, local_total, &|g| {
@@ -417,6 +418,7 @@ impl PreparedLaunch {
                 group_id: g.group_id.map(|v| v as u64),
                 local_memory: local,
                 printf_buffer: printf_address as *const u8,
+                watchdog: watchdog as *const u8,
                 private_frames: if frame_bytes > 0 {
                     local.wrapping_add(frames_offset)
                 } else {
@@ -427,8 +429,8 @@ impl PreparedLaunch {
             // SAFETY: `entry` is a work-group function compiled for this kernel's argument
             // block, which `prepare` built; the group's local memory is as large as the
             // kernel's static locals plus its local arguments, laid out as `prepare` said;
-            // `late` is null or lives in `armed` until the launch has run.
-            let result = unsafe { run_group(entry, args as *const u8, &group, late as *const _) };
+            // the watchdog flag is null or lives until the launch has run.
+            let result = unsafe { crate::fault::call(entry, args as *const u8, &group) };
             if let Err(fault) = result {
                 stopped.store(true, std::sync::atomic::Ordering::Relaxed);
                 let _ = first_fault.set((fault, g.group_id));
@@ -490,29 +492,6 @@ impl PreparedLaunch {
 /// other vendors report kernel faults. Commands that wait for it end with
 /// `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`.
 pub const KERNEL_FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
-
-/// Runs one work-group through the fault trampoline, telling the watchdog's check which
-/// launch this thread runs (`late`: its flag, or null without a timeout).
-///
-/// # Safety
-/// As for calling `entry` directly; `late` is null or valid for the call.
-unsafe fn run_group(
-    entry: clift_compiler::kernel::WorkGroupFn,
-    args: *const u8,
-    group: *const WorkGroup,
-    late: *const std::sync::atomic::AtomicBool,
-) -> Result<(), crate::fault::Fault> {
-    use clift_compiler::jit::watchdog::set_current;
-    if late.is_null() {
-        // SAFETY: the caller's contract.
-        return unsafe { crate::fault::call(entry, args, group) };
-    }
-    set_current(late);
-    // SAFETY: the caller's contract.
-    let result = unsafe { crate::fault::call(entry, args, group) };
-    set_current(std::ptr::null());
-    result
-}
 
 /// The local size the driver picks when the application passes NULL: enough work-groups to
 /// keep every worker busy (8 per worker), each as large as that allows (up to 1024 items:

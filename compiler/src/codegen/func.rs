@@ -964,7 +964,10 @@ impl Lower<'_, '_> {
                 if let Some(step) = step {
                     self.expr(step)?;
                 }
-                crate::jit::watchdog::check_back_edge(&mut self.b);
+                if crate::jit::watchdog::enabled() {
+                    let group = self.group();
+                    crate::jit::watchdog::check_back_edge(&mut self.b, group);
+                }
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(exit);
             }
@@ -1029,7 +1032,10 @@ impl Lower<'_, '_> {
             StmtKind::Goto(id) => {
                 let block = self.label_block(*id);
                 // A goto may jump back: a loop the watchdog must see.
-                crate::jit::watchdog::check_back_edge(&mut self.b);
+                if crate::jit::watchdog::enabled() {
+                    let group = self.group();
+                    crate::jit::watchdog::check_back_edge(&mut self.b, group);
+                }
                 self.b.ins().jump(block, &[]);
             }
             StmtKind::Break => {

@@ -1,35 +1,31 @@
 //! The kernel watchdog's side in generated code (`CLIFT_KERNEL_TIMEOUT=seconds`).
 //!
-//! With the variable set, every loop back edge of a kernel (and every `goto`) checks one
-//! process-wide word, [`TRIPPED`]: one load and a compare-and-branch that is never taken
-//! while no launch is past its deadline. When the runtime's watchdog finds a launch past its
-//! deadline it raises the word; the back edges of every running kernel then call [`poll`],
-//! which answers whether the launch running on *this* thread is the late one (the runtime
-//! names it per thread with [`set_current`]). If so the code executes a trap instruction,
-//! which the runtime's fault handler turns into the event's error like any other kernel
-//! fault; otherwise the loop goes on. Without the variable no check is emitted at all.
+//! With the variable set, every loop back edge of a kernel (and every `goto`) reads its
+//! launch's "past its deadline" flag, whose address the work-group context holds
+//! ([`WorkGroup::watchdog`](crate::kernel::WorkGroup)): two loads and a branch that is not
+//! taken while the launch is on time. The runtime's watchdog thread sets the flag when the
+//! launch passes its deadline; the code then executes a trap instruction, which the
+//! runtime's fault handler turns into the event's error like any other kernel fault. Without
+//! the variable no check is emitted at all.
+//!
+//! The check calls nothing: a call in a loop, even on a cold path, clobbers every
+//! caller-saved register (all the vector registers), and the register allocator then keeps
+//! a loop's floating-point values on the stack (a first version that called a poll function
+//! cost a naive matrix multiply 60%).
 
-use std::cell::Cell;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::FunctionBuilder;
+
+use crate::kernel::WorkGroup;
 
 /// The environment variable: a kernel's time limit in seconds (fractions allowed).
 pub const TIMEOUT_VAR: &str = "CLIFT_KERNEL_TIMEOUT";
 
 /// The trap code of a watchdog stop (for the CLIF reader; every trap ends the same way).
 pub const TRAP_CODE: u8 = 0x57;
-
-/// Nonzero while some launch is past its deadline (the number of such launches).
-pub static TRIPPED: AtomicU32 = AtomicU32::new(0);
-
-thread_local! {
-    /// The "past its deadline" flag of the launch this thread is running, or null.
-    static CURRENT: Cell<*const AtomicBool> = const { Cell::new(std::ptr::null()) };
-}
 
 /// The time limit of a kernel, if `CLIFT_KERNEL_TIMEOUT` sets one (read once). A value that
 /// is not a positive number of seconds sets none.
@@ -44,50 +40,27 @@ pub fn parse(value: &str) -> Option<Duration> {
     (seconds.is_finite() && seconds > 0.0).then(|| Duration::from_secs_f64(seconds.min(1e9)))
 }
 
-/// Names the flag that tells whether the launch this thread runs is past its deadline
-/// (null: none). The flag must outlive the kernel call it is set for.
-pub fn set_current(flag: *const AtomicBool) {
-    CURRENT.with(|c| c.set(flag));
-}
-
-/// Whether the launch running on this thread is past its deadline; called by back edges
-/// while [`TRIPPED`] is raised.
-pub extern "C" fn poll() -> u32 {
-    let flag = CURRENT.with(Cell::get);
-    // SAFETY: `set_current`'s contract: the flag lives while the kernel runs.
-    u32::from(!flag.is_null() && unsafe { (*flag).load(Ordering::Relaxed) })
+/// Whether back edges get the check: a timeout is set, on x86-64 Linux, where the runtime
+/// turns the trap into an event error (elsewhere a trap would end the process).
+pub fn enabled() -> bool {
+    cfg!(all(target_arch = "x86_64", target_os = "linux")) && timeout().is_some()
 }
 
 /// Emits the watchdog check at a back edge, in the block being built (which goes on after
-/// it), if a timeout is set.
-///
-/// Only on x86-64 Linux, where the runtime turns the trap into an event error; elsewhere a
-/// trap would end the process, so no check is emitted.
-pub fn check_back_edge(b: &mut FunctionBuilder<'_>) {
-    if !cfg!(all(target_arch = "x86_64", target_os = "linux")) || timeout().is_none() {
-        return;
-    }
-    let ptr = types::I64;
-    let word = b.ins().iconst(ptr, &TRIPPED as *const AtomicU32 as i64);
-    // A plain load: the word is only ever read as a hint, and a stale value only delays the
-    // stop by one iteration.
-    let tripped = b.ins().load(types::I32, MemFlagsData::trusted(), word, 0);
-    let (slow, stop, go_on) = (b.create_block(), b.create_block(), b.create_block());
-    b.ins().brif(tripped, slow, &[], go_on, &[]);
-    b.set_cold_block(slow);
-    b.set_cold_block(stop);
-    b.switch_to_block(slow);
-    b.seal_block(slow);
-    // `poll` is `extern "C"`: the System V convention on x86-64 Linux.
-    let mut sig = ir::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-    sig.returns.push(ir::AbiParam::new(types::I32));
-    let sig = b.import_signature(sig);
-    let callee = b
-        .ins()
-        .iconst(ptr, poll as extern "C" fn() -> u32 as usize as i64);
-    let call = b.ins().call_indirect(sig, callee, &[]);
-    let late = b.inst_results(call)[0];
+/// it); `group` is the work-group context pointer. Call only when [`enabled`].
+pub fn check_back_edge(b: &mut FunctionBuilder<'_>, group: ir::Value) {
+    // The flag's address is fixed for the launch; the flag itself is written by another
+    // thread, so it is loaded on every iteration (a stale value delays the stop by one).
+    let flag = b.ins().load(
+        types::I64,
+        MemFlagsData::trusted().with_readonly(),
+        group,
+        WorkGroup::OFFSET_WATCHDOG,
+    );
+    let late = b.ins().load(types::I8, MemFlagsData::trusted(), flag, 0);
+    let (stop, go_on) = (b.create_block(), b.create_block());
     b.ins().brif(late, stop, &[], go_on, &[]);
+    b.set_cold_block(stop);
     b.switch_to_block(stop);
     b.seal_block(stop);
     b.ins().trap(ir::TrapCode::unwrap_user(TRAP_CODE));
@@ -107,19 +80,5 @@ mod tests {
         assert_eq!(parse("-1"), None);
         assert_eq!(parse("soon"), None);
         assert_eq!(parse("inf"), None);
-    }
-
-    #[test]
-    fn poll_answers_for_this_threads_launch_only() {
-        let late = AtomicBool::new(true);
-        assert_eq!(poll(), 0);
-        set_current(&late);
-        assert_eq!(poll(), 1);
-        std::thread::scope(|s| {
-            s.spawn(|| assert_eq!(poll(), 0));
-        });
-        late.store(false, Ordering::Relaxed);
-        assert_eq!(poll(), 0);
-        set_current(std::ptr::null());
     }
 }

@@ -102,7 +102,41 @@ fn queue_still_works(fx: &Fixture) {
         &expected,
         "squares after a fault",
     );
+    // A loop around barriers (its back edge is the work-group function's).
+    let k = fx.kernel(BARRIER_LOOP, c"rounds", c"");
+    k.mem(0, &out).local(1, 16 * 4);
+    let mut event = null_mut();
+    let status = api().enqueue_nd_range_kernel(
+        fx.queue,
+        k.kernel,
+        1,
+        None,
+        Some(&[64]),
+        Some(&[16]),
+        Waits::NONE,
+        Some(&mut event),
+    );
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(api().wait_for_events(&[event]), CL_SUCCESS);
+    assert_eq!(api().release_event(event), CL_SUCCESS);
+    let expected: Vec<i32> = (0..64).map(|i| 6 + 4 * ((i % 16 + 1) % 16)).collect();
+    assert_same(
+        &fx.read::<i32>(&out, 64),
+        &expected,
+        "barrier loop after a fault",
+    );
 }
+
+const BARRIER_LOOP: &str = "kernel void rounds(global int *out, local int *tmp) {
+    int l = get_local_id(0), acc = 0;
+    for (int r = 0; r < 4; r++) {
+        tmp[l] = r + l;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc += tmp[(l + 1) % get_local_size(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = acc;
+}";
 
 /// The address a kernel sees for `buffer`.
 fn device_address(fx: &Fixture, buffer: &Mem) -> u64 {

@@ -47,8 +47,11 @@ pub fn enabled() -> bool {
 }
 
 /// Emits the watchdog check at a back edge, in the block being built (which goes on after
-/// it); `group` is the work-group context pointer. Call only when [`enabled`].
+/// it), if [`enabled`]; `group` is the work-group context pointer.
 pub fn check_back_edge(b: &mut FunctionBuilder<'_>, group: ir::Value) {
+    if !enabled() {
+        return;
+    }
     // The flag's address is fixed for the launch; the flag itself is written by another
     // thread, so it is loaded on every iteration (a stale value delays the stop by one).
     let flag = b.ins().load(

@@ -382,6 +382,15 @@ fn watchdog_child() {
             "kernel void spin_goto(global int *p) { again: p[1]++; if (p[0] != 7) goto again; }",
             c"spin_goto",
         ),
+        // A goto makes the kernel a resumable function; its loop resumes after a barrier.
+        (
+            "kernel void spin_resumable(global int *p) {
+                if (p[1] < 0) goto out;
+                while (p[0] != 7) { p[1]++; barrier(CLK_GLOBAL_MEM_FENCE); }
+                out: p[1] = 0;
+            }",
+            c"spin_resumable",
+        ),
     ] {
         let k = fx.kernel(source, name, c"");
         k.mem(0, &flag);

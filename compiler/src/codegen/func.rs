@@ -940,6 +940,13 @@ impl Lower<'_, '_> {
                     self.b.create_block(),
                     self.b.create_block(),
                 );
+                // Read before the loop, except in a resumable function, which may resume
+                // inside the loop without passing here.
+                let hoisted = self.resume.is_none() && crate::jit::watchdog::enabled();
+                let watchdog = hoisted.then(|| {
+                    let group = self.group();
+                    crate::jit::watchdog::flag_address(&mut self.b, group)
+                });
                 self.b
                     .ins()
                     .jump(if *test_after { body_b } else { head }, &[]);
@@ -964,7 +971,9 @@ impl Lower<'_, '_> {
                 if let Some(step) = step {
                     self.expr(step)?;
                 }
-                if crate::jit::watchdog::enabled() {
+                if let Some(flag) = watchdog {
+                    crate::jit::watchdog::check_flag(&mut self.b, flag);
+                } else if crate::jit::watchdog::enabled() {
                     let group = self.group();
                     crate::jit::watchdog::check_back_edge(&mut self.b, group);
                 }

@@ -2,8 +2,8 @@
 //!
 //! With the variable set, every loop back edge of a kernel (and every `goto`) reads its
 //! launch's "past its deadline" flag, whose address the work-group context holds
-//! ([`WorkGroup::watchdog`](crate::kernel::WorkGroup)): two loads and a branch that is not
-//! taken while the launch is on time. The runtime's watchdog thread sets the flag when the
+//! ([`WorkGroup::watchdog`](crate::kernel::WorkGroup)) and a loop reads before it starts:
+//! one load and a branch per iteration, not taken while the launch is on time. The runtime's watchdog thread sets the flag when the
 //! launch passes its deadline; the code then executes a trap instruction, which the
 //! runtime's fault handler turns into the event's error like any other kernel fault. Without
 //! the variable no check is emitted at all.
@@ -49,17 +49,27 @@ pub fn enabled() -> bool {
 /// Emits the watchdog check at a back edge, in the block being built (which goes on after
 /// it), if [`enabled`]; `group` is the work-group context pointer.
 pub fn check_back_edge(b: &mut FunctionBuilder<'_>, group: ir::Value) {
-    if !enabled() {
-        return;
+    if enabled() {
+        let flag = flag_address(b, group);
+        check_flag(b, flag);
     }
-    // The flag's address is fixed for the launch; the flag itself is written by another
-    // thread, so it is loaded on every iteration (a stale value delays the stop by one).
-    let flag = b.ins().load(
+}
+
+/// The address of the launch's flag, read from the work-group context `group`: fixed for
+/// the launch, so a loop reads it once, before it starts.
+pub fn flag_address(b: &mut FunctionBuilder<'_>, group: ir::Value) -> ir::Value {
+    b.ins().load(
         types::I64,
         MemFlagsData::trusted().with_readonly(),
         group,
         WorkGroup::OFFSET_WATCHDOG,
-    );
+    )
+}
+
+/// Emits the check of the flag at `flag` (from [`flag_address`]): one load and a branch.
+/// The flag is written by another thread, so it is loaded on every iteration (a stale value
+/// delays the stop by one).
+pub fn check_flag(b: &mut FunctionBuilder<'_>, flag: ir::Value) {
     let late = b.ins().load(types::I8, MemFlagsData::trusted(), flag, 0);
     let (stop, go_on) = (b.create_block(), b.create_block());
     b.ins().brif(late, stop, &[], go_on, &[]);

@@ -3,7 +3,11 @@
 //! The ISA is the host's, detected by `cranelift-native`, so AVX, AVX2, FMA and AVX-512
 //! encodings are used where the CPU has them. One [`JITModule`] holds all the code of one
 //! program build: cranelift-jit frees code only per module, so the module's lifetime is the
-//! program's.
+//! program's. Each module registers its code in [`code_ranges`], so that a fault in a kernel
+//! can be told from any other.
+
+pub mod code_ranges;
+pub mod watchdog;
 
 use std::sync::Arc;
 
@@ -53,6 +57,7 @@ pub fn new_module(
     let isa: Arc<_> = host_isa()?;
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     builder.symbols(symbols);
+    builder.memory_provider(Box::new(code_ranges::RecordingProvider::new()));
     Ok(JITModule::new(builder))
 }
 

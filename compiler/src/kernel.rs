@@ -40,6 +40,9 @@ pub struct WorkGroup {
     pub private_frames: *mut u8,
     /// The launch's `printf` output (a `clift_builtins::printf::PrintfBuffer`).
     pub printf_buffer: *const u8,
+    /// The launch's "past its deadline" flag (an `AtomicBool`) when `CLIFT_KERNEL_TIMEOUT`
+    /// is set (loop back edges read it, `crate::jit::watchdog`); null otherwise.
+    pub watchdog: *const u8,
 }
 
 impl WorkGroup {
@@ -53,6 +56,7 @@ impl WorkGroup {
     pub const OFFSET_LOCAL_MEMORY: i32 = 128;
     pub const OFFSET_PRIVATE_FRAMES: i32 = 136;
     pub const OFFSET_PRINTF_BUFFER: i32 = 144;
+    pub const OFFSET_WATCHDOG: i32 = 152;
 }
 
 /// The machine code of a work-group function.
@@ -194,6 +198,10 @@ mod tests {
         assert_eq!(
             offset_of!(WorkGroup, local_memory) as i32,
             WorkGroup::OFFSET_LOCAL_MEMORY
+        );
+        assert_eq!(
+            offset_of!(WorkGroup, watchdog) as i32,
+            WorkGroup::OFFSET_WATCHDOG
         );
     }
 }

@@ -40,6 +40,9 @@ pub trait Runner: Send + Sync {
 enum Then {
     Closure(Continuation),
     Dependent(Arc<dyn Dependent>),
+    /// A command that waits for this one only because of its queue's order: it is told
+    /// "complete" whatever the status, so a failed command does not fail its successors.
+    Ordering(Arc<dyn Dependent>),
 }
 
 impl Then {
@@ -47,6 +50,7 @@ impl Then {
         match self {
             Then::Closure(f) => f(status),
             Then::Dependent(d) => d.dependency_finished(status),
+            Then::Ordering(d) => d.dependency_finished(CL_COMPLETE),
         }
     }
 }
@@ -285,6 +289,13 @@ impl Event {
     /// Tells `dependent` once the event has finished (at once, on this thread, if it has).
     pub fn notify(&self, dependent: Arc<dyn Dependent>) {
         self.then(Then::Dependent(dependent));
+    }
+
+    /// Tells `dependent` once the event has finished, as a success whatever its status: the
+    /// queue's own order makes a command wait for this one, not fail with it (only wait
+    /// lists pass a failure on).
+    pub fn notify_order(&self, dependent: Arc<dyn Dependent>) {
+        self.then(Then::Ordering(dependent));
     }
 
     fn then(&self, then: Then) {

@@ -319,6 +319,7 @@ impl Kernel {
             return fail(CL_OUT_OF_RESOURCES);
         }
         Ok(PreparedLaunch {
+            context: Arc::clone(self.program.context()),
             code: Arc::clone(&self.code),
             block,
             buffers,
@@ -337,6 +338,8 @@ impl Drop for Kernel {
 
 /// A launch with its arguments captured (at enqueue time, as the spec requires).
 pub struct PreparedLaunch {
+    /// Told of a kernel fault through its notify callback.
+    context: Arc<crate::context::Context>,
     code: Arc<KernelCode>,
     block: Vec<u8>,
     /// Held until the command has run.
@@ -388,6 +391,7 @@ impl PreparedLaunch {
             local_memory: std::ptr::null_mut(),
             private_frames: std::ptr::null_mut(),
             printf_buffer: std::ptr::null(),
+            watchdog: std::ptr::null(),
         };
         let entry = self.code.entry;
         // printf output of this launch, printed when every work-group has run.
@@ -412,12 +416,19 @@ impl PreparedLaunch {
         };
         let args = self.block.as_ptr() as usize;
         let _keep_alive = &self.buffers;
+        // A fault (or the watchdog) stops the launch: the first is reported, the work-groups
+        // not yet started are skipped.
+        let armed = crate::watchdog::arm();
+        let watchdog = crate::watchdog::flag_of(armed.as_ref()) as usize;
+        let stopped = std::sync::atomic::AtomicBool::new(false);
+        let first_fault = std::sync::OnceLock::new();
         let stack = self.code.private_mem_size;
         executor.run_ndrange(groups, local_total, stack, &|chunk| {
             let local = chunk.local.as_mut_ptr();
             let mut group = WorkGroup {
                 local_memory: local,
                 printf_buffer: printf_address as *const u8,
+                watchdog: watchdog as *const u8,
                 private_frames: if frame_bytes > 0 {
                     local.wrapping_add(frames_offset)
                 } else {
@@ -426,14 +437,24 @@ impl PreparedLaunch {
                 ..base
             };
             for id in chunk.ids {
+                if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
                 group.group_id = id.map(|v| v as u64);
                 // SAFETY: `entry` is a work-group function compiled for this kernel's
                 // argument block, which `prepare` built; the group's local memory is as
                 // large as the kernel's static locals plus its local arguments, laid out as
-                // `prepare` said.
-                unsafe { call_work_group(entry, args as *const u8, &group) };
+                // `prepare` said; the watchdog flag is null or lives until the launch has run.
+                let result = unsafe { call_work_group(entry, args as *const u8, &group) };
+                if let Err(fault) = result {
+                    stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                    let _ = first_fault.set((fault, id));
+                    return;
+                }
             }
         });
+        let timed_out = armed.as_ref().is_some_and(|a| a.is_late());
+        drop(armed);
         // "The output ... is flushed when the kernel completes" (order of calls kept).
         let text = printf.take();
         if !text.is_empty() {
@@ -442,12 +463,50 @@ impl PreparedLaunch {
             // A closed stdout is the application's choice; the kernel still completed.
             let _ = out.write_all(&text).and_then(|()| out.flush());
         }
-        Ok(())
+        match first_fault.into_inner() {
+            Some((fault, group)) => Err(self.report_fault(&fault, group, timed_out)),
+            None => Ok(()),
+        }
+    }
+
+    /// Tells of a kernel stopped by a fault or the watchdog (stderr, `CLIFT_LOG=launch`, the
+    /// context's notify callback); its event ends with [`KERNEL_FAULT_STATUS`].
+    fn report_fault(
+        &self,
+        fault: &crate::fault::Fault,
+        group: [usize; 3],
+        timed_out: bool,
+    ) -> crate::ClError {
+        let what = if timed_out && fault.signal == 4 {
+            format!(
+                "ran past {}={} s and was stopped",
+                clift_compiler::jit::watchdog::TIMEOUT_VAR,
+                clift_compiler::jit::watchdog::timeout().map_or(0.0, |t| t.as_secs_f64())
+            )
+        } else {
+            format!("faulted: {}", fault.describe())
+        };
+        let message = format!(
+            "kernel '{}' {what} in work-group {group:?}; the command ends with \
+             CL_OUT_OF_RESOURCES",
+            self.code.name
+        );
+        if crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Error) {
+            crate::clift_log!(Launch, Error, "{message}");
+        }
+        if !crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Error)
+            || std::env::var_os(crate::log::LOG_FILE_VAR).is_some()
+        {
+            eprintln!("clift: {message}");
+        }
+        self.context.notify(&message);
+        crate::ClError(KERNEL_FAULT_STATUS)
     }
 }
 
 /// Runs one work-group: the only place the runtime calls compiled kernel code, on a worker
-/// or on a thread waiting for the command.
+/// or on a thread waiting for the command. It goes through the fault trampoline, so a fault
+/// in the kernel's code (or the watchdog) comes back as an error.
 ///
 /// # Safety
 /// `entry` must be compiled for the argument block at `args`, and `group` must describe
@@ -456,10 +515,16 @@ unsafe fn call_work_group(
     entry: clift_compiler::kernel::WorkGroupFn,
     args: *const u8,
     group: &WorkGroup,
-) {
+) -> Result<(), crate::fault::Fault> {
     // SAFETY: the caller's contract.
-    unsafe { entry(args, group) };
+    unsafe { crate::fault::call(entry, args, group) }
 }
+
+/// The execution status of a kernel command stopped by a fault in its code (an invalid
+/// memory access, a stack overflow, a trap) or by the watchdog: `CL_OUT_OF_RESOURCES`, as
+/// other vendors report kernel faults. Commands that wait for it end with
+/// `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`.
+pub const KERNEL_FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
 
 /// The local size the driver picks when the application passes NULL: enough work-groups to
 /// keep every worker busy (8 per worker), each as large as that allows (up to 1024 items:

@@ -14,6 +14,7 @@ pub mod context;
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod fault;
 pub mod image;
 pub mod kernel;
 pub mod log;
@@ -27,5 +28,6 @@ pub mod queue;
 pub mod sampler;
 pub mod scheduler;
 pub mod topology;
+pub mod watchdog;
 
 pub use error::{ClError, ClResult, fail};

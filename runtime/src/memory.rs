@@ -20,12 +20,25 @@ use crate::error::{ClResult, fail};
 use crate::image::{Format, ImageGeometry, ImageInfo};
 use crate::object::{ClObject, Header, ObjectKind};
 
+#[cfg(target_os = "linux")]
+mod guarded;
+
 /// The bytes behind a buffer.
 pub struct Storage {
     ptr: NonNull<u8>,
     len: usize,
-    /// The layout of our own allocation; `None` for the application's memory.
-    owned: Option<Layout>,
+    owner: Owner,
+}
+
+/// Who frees a buffer's bytes.
+enum Owner {
+    /// The application (`CL_MEM_USE_HOST_PTR`).
+    Application,
+    /// The heap, with this layout.
+    Heap(Layout),
+    /// A mapping of its own with a guard page after the data.
+    #[cfg(target_os = "linux")]
+    Guarded(#[allow(dead_code, reason = "held for its Drop, which unmaps")] guarded::Guarded),
 }
 
 // SAFETY: the storage is plain memory; OpenCL's memory model makes concurrent access to the
@@ -35,8 +48,19 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
-    /// Zeroed memory aligned to `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (the size of `long16`).
+    /// Zeroed memory aligned to `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (the size of `long16`),
+    /// with a guard page after it where the platform allows (see `guarded`).
     pub fn allocate(len: usize) -> ClResult<Storage> {
+        #[cfg(target_os = "linux")]
+        if let Some((guard, ptr)) =
+            guarded::Guarded::allocate(len, MIN_DATA_TYPE_ALIGN_BYTES as usize)
+        {
+            return Ok(Storage {
+                ptr,
+                len,
+                owner: Owner::Guarded(guard),
+            });
+        }
         let layout = Layout::from_size_align(len.max(1), MIN_DATA_TYPE_ALIGN_BYTES as usize)
             .or(fail(CL_INVALID_BUFFER_SIZE))?;
         // SAFETY: `layout` has a non-zero size.
@@ -48,7 +72,7 @@ impl Storage {
         Ok(Storage {
             ptr,
             len,
-            owned: Some(layout),
+            owner: Owner::Heap(layout),
         })
     }
 
@@ -61,7 +85,7 @@ impl Storage {
         Storage {
             ptr,
             len,
-            owned: None,
+            owner: Owner::Application,
         }
     }
 
@@ -80,7 +104,8 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if let Some(layout) = self.owned {
+        // A guarded mapping is unmapped by its own `Drop`.
+        if let Owner::Heap(layout) = self.owner {
             // SAFETY: allocated in `allocate` with exactly this layout.
             unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
         }

@@ -5,6 +5,8 @@
 //! When the last of those finishes, the command is submitted to the device's pool; if any of
 //! them failed, the command does not run and completes with
 //! `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`, which propagates to what waits on it.
+//! Only wait lists propagate failures: the queue's ordering (in-order predecessor, barrier)
+//! makes a command wait, not fail, so a failed command does not poison its queue.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -159,6 +161,10 @@ impl Queue {
             self.profiling(),
         );
         let mut deps = wait_list;
+        // Only the wait list's failures propagate: the queue's own ordering (the previous
+        // command, a barrier, what a marker waits for) does not, so that a command that
+        // failed (a faulting kernel) leaves its queue usable.
+        let explicit = deps.len();
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
         let previous = {
@@ -191,6 +197,7 @@ impl Queue {
             Arc::clone(&event),
             deps,
             previous,
+            explicit,
             blocking,
             work,
         );
@@ -242,6 +249,7 @@ fn submit_when_ready(
     event: Arc<Event>,
     deps: Vec<Arc<Event>>,
     previous: Option<Arc<Event>>,
+    explicit: usize,
     blocking: bool,
     work: Work,
 ) {
@@ -257,8 +265,16 @@ fn submit_when_ready(
         enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
             .then(std::time::Instant::now),
     });
-    for dep in deps.into_iter().chain(previous) {
-        dep.notify(Arc::clone(&pending) as Arc<dyn Dependent>);
+    for (i, dep) in deps.into_iter().enumerate() {
+        let dependent = Arc::clone(&pending) as Arc<dyn Dependent>;
+        if i < explicit {
+            dep.notify(dependent);
+        } else {
+            dep.notify_order(dependent);
+        }
+    }
+    if let Some(previous) = previous {
+        previous.notify_order(Arc::clone(&pending) as Arc<dyn Dependent>);
     }
     pending.dependency_done(CL_COMPLETE, true);
 }
@@ -376,6 +392,53 @@ mod tests {
     use super::*;
     use crate::context::ContextProperties;
     use crate::platform::Platform;
+
+    /// A failed command fails the commands whose wait list holds it, not the next command
+    /// of its in-order queue: the queue goes on after a faulting kernel.
+    #[test]
+    fn only_wait_lists_propagate_a_failure() {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        let queue = Queue::new(context, device, 0).unwrap();
+        let ok = || -> Work { Box::new(|| Ok(())) };
+        let failed = queue.enqueue(
+            CL_COMMAND_NDRANGE_KERNEL,
+            Vec::new(),
+            QueueOrder::Command,
+            false,
+            Box::new(|| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
+        );
+        let next = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::Command,
+            false,
+            ok(),
+        );
+        let waiting = queue.enqueue(
+            CL_COMMAND_MARKER,
+            vec![Arc::clone(&failed)],
+            QueueOrder::Command,
+            false,
+            ok(),
+        );
+        let after_all = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::AfterAll,
+            false,
+            ok(),
+        );
+        assert_eq!(failed.wait(), CL_OUT_OF_RESOURCES);
+        assert_eq!(next.wait(), CL_COMPLETE);
+        assert_eq!(waiting.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert_eq!(after_all.wait(), CL_COMPLETE);
+        queue.finish();
+    }
 
     /// A long burst on an in-order queue keeps the list of unfinished commands short (it is
     /// pruned as it doubles), and `clFinish` still waits for every command.

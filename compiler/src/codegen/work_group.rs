@@ -556,6 +556,7 @@ impl GroupEmitter {
                     if let Some(s) = step {
                         self.nodes(b, state, refs, std::slice::from_ref(&**s));
                     }
+                    crate::jit::watchdog::check_back_edge(b, self.group);
                     b.ins().jump(head, &[]);
                     b.switch_to_block(exit);
                 }

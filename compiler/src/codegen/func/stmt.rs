@@ -62,6 +62,13 @@ impl Lower<'_, '_> {
                     self.b.create_block(),
                     self.b.create_block(),
                 );
+                // Read before the loop, except in a resumable function, which may resume
+                // inside the loop without passing here.
+                let hoisted = self.resume.is_none() && crate::jit::watchdog::enabled();
+                let watchdog = hoisted.then(|| {
+                    let group = self.group();
+                    crate::jit::watchdog::flag_address(&mut self.b, group)
+                });
                 self.b
                     .ins()
                     .jump(if *test_after { body_b } else { head }, &[]);
@@ -85,6 +92,12 @@ impl Lower<'_, '_> {
                 self.b.switch_to_block(cont);
                 if let Some(step) = step {
                     self.expr(step)?;
+                }
+                if let Some(flag) = watchdog {
+                    crate::jit::watchdog::check_flag(&mut self.b, flag);
+                } else if crate::jit::watchdog::enabled() {
+                    let group = self.group();
+                    crate::jit::watchdog::check_back_edge(&mut self.b, group);
                 }
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(exit);
@@ -149,6 +162,11 @@ impl Lower<'_, '_> {
             }
             StmtKind::Goto(id) => {
                 let block = self.label_block(*id);
+                // A goto may jump back: a loop the watchdog must see.
+                if crate::jit::watchdog::enabled() {
+                    let group = self.group();
+                    crate::jit::watchdog::check_back_edge(&mut self.b, group);
+                }
                 self.b.ins().jump(block, &[]);
             }
             StmtKind::Break => {

@@ -57,6 +57,30 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         None,
     );
 
+    // Allocation: clift's buffers are mappings with a guard page after them (a kernel
+    // writing past its buffer faults instead of corrupting the heap); these rows keep the
+    // price of that in view. The write touches every page, as a first use does.
+    for (bytes, label) in [(4usize << 10, "4 KiB"), (1 << 20, "1 MiB")] {
+        let data = vec![1u8; bytes];
+        let alloc = per_driver(&|d| {
+            let t = time_per(n / 4, || {
+                if let Ok(mem) = d.buffer(bytes) {
+                    d.write(mem, &data, true);
+                    d.release(mem);
+                }
+            });
+            Ok(t * 1e6)
+        });
+        table.add(
+            SECTION,
+            format!("create {label} buffer + blocking write + release"),
+            "µs",
+            Better::Lower,
+            alloc,
+            None,
+        );
+    }
+
     let size = effort.bandwidth_bytes;
     let memcpy = host_memcpy_gbs(size, effort.bandwidth_repeats);
     let mib = size >> 20;

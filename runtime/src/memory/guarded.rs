@@ -1,0 +1,190 @@
+//! Buffer storage with a guard page after it (Linux): a kernel that writes a few elements
+//! past the end of its buffer faults (and its event fails, see `crate::fault`) instead of
+//! corrupting the host's heap.
+//!
+//! Each allocation is its own mapping: the data pages, then one `PROT_NONE` page. The
+//! buffer's end is placed at the guard, rounded up to `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (128
+//! bytes), so the base keeps that alignment and an overrun of more than the rounding faults
+//! at its first byte past the gap. Memory comes zeroed from the kernel, as `alloc_zeroed`'s
+//! would.
+//!
+//! Each mapping costs two entries of the process's map table (`vm.max_map_count`, 65530 by
+//! default), so at most [`MAX_LIVE`] mappings exist at once; beyond that, and wherever
+//! `mmap` fails, buffers come from the heap as before.
+//!
+//! A fresh mapping costs three system calls and a page fault per page at first use, where
+//! the heap recycles memory: released mappings are kept (up to [`CACHE_BYTES`]) and handed
+//! to the next buffer of the same mapping size, zeroed, as `calloc` would recycle a chunk.
+
+use std::ptr::{NonNull, null_mut};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use parking_lot::Mutex;
+
+/// The most guard-page mappings alive at once, cached ones included (a quarter of the
+/// default map table).
+pub const MAX_LIVE: usize = 16384;
+
+/// The most bytes of released mappings kept for reuse, and the largest one kept.
+pub const CACHE_BYTES: usize = 64 << 20;
+const CACHE_LARGEST: usize = 16 << 20;
+const CACHE_ENTRIES: usize = 256;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// Released mappings: (address, length), and their total length.
+struct Cache {
+    maps: Vec<(usize, usize)>,
+    bytes: usize,
+}
+
+static CACHE: Mutex<Cache> = Mutex::new(Cache {
+    maps: Vec::new(),
+    bytes: 0,
+});
+
+impl Cache {
+    /// A cached mapping of exactly `len` bytes (the most recently released: its pages are
+    /// likely still in the caches).
+    fn take(&mut self, len: usize) -> Option<NonNull<u8>> {
+        let at = self.maps.iter().rposition(|&(_, l)| l == len)?;
+        let (map, _) = self.maps.remove(at);
+        self.bytes -= len;
+        NonNull::new(map as *mut u8)
+    }
+
+    /// Keeps a released mapping if there is room; false if the caller must unmap it.
+    fn keep(&mut self, map: NonNull<u8>, len: usize) -> bool {
+        if len > CACHE_LARGEST || self.bytes + len > CACHE_BYTES || self.maps.len() >= CACHE_ENTRIES
+        {
+            return false;
+        }
+        self.maps.push((map.as_ptr() as usize, len));
+        self.bytes += len;
+        true
+    }
+}
+
+/// One guarded mapping.
+pub struct Guarded {
+    /// The mapping's start and length (data pages plus the guard page).
+    map: NonNull<u8>,
+    map_len: usize,
+}
+
+fn page_size() -> usize {
+    // SAFETY: `sysconf` has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096).max(4096)
+}
+
+impl Guarded {
+    /// `len` zeroed bytes aligned to `align` (a power of two dividing the page size), ending
+    /// within `align` bytes of a guard page; `None` if the mapping cannot be made (the caller
+    /// falls back to the heap).
+    pub fn allocate(len: usize, align: usize) -> Option<(Guarded, NonNull<u8>)> {
+        let page = page_size();
+        let data = len.max(1).checked_next_multiple_of(align)?;
+        let data_pages = data.checked_next_multiple_of(page)?;
+        let map_len = data_pages.checked_add(page)?;
+        if let Some(map) = CACHE.lock().take(map_len) {
+            // SAFETY: the cached mapping has `data_pages` readable and writable bytes before
+            // its guard page; the buffer's bytes are zeroed as a fresh mapping's are.
+            let base = unsafe {
+                let base = map.add(data_pages - data);
+                std::ptr::write_bytes(base.as_ptr(), 0, data);
+                base
+            };
+            return Some((Guarded { map, map_len }, base));
+        }
+        if LIVE.fetch_add(1, Ordering::Relaxed) >= MAX_LIVE {
+            LIVE.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        // SAFETY: a fresh anonymous mapping, owned by the returned value; the guard page is
+        // inside it.
+        let map = unsafe {
+            let map = libc::mmap(
+                null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if map == libc::MAP_FAILED {
+                None
+            } else if libc::mprotect(
+                map.cast::<u8>().add(data_pages).cast(),
+                page,
+                libc::PROT_NONE,
+            ) != 0
+            {
+                libc::munmap(map, map_len);
+                None
+            } else {
+                NonNull::new(map.cast::<u8>())
+            }
+        };
+        let Some(map) = map else {
+            LIVE.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        };
+        // SAFETY: `data_pages - data` is inside the mapping's data pages.
+        let base = unsafe { map.add(data_pages - data) };
+        Some((Guarded { map, map_len }, base))
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        if CACHE.lock().keep(self.map, self.map_len) {
+            return;
+        }
+        // SAFETY: the mapping made in `allocate`, unmapped once (not cached).
+        unsafe { libc::munmap(self.map.as_ptr().cast(), self.map_len) };
+        LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recycled_mapping_comes_back_zeroed_with_its_guard() {
+        // A size no other test uses, so the cache hit is this test's own.
+        let len = 7 * 4096 + 3 * 128;
+        let (g, base) = Guarded::allocate(len, 128).expect("mapping");
+        // SAFETY: the buffer's bytes are mapped and writable.
+        unsafe { std::ptr::write_bytes(base.as_ptr(), 0xAB, len) };
+        let map = g.map;
+        drop(g);
+        let (again, base) = Guarded::allocate(len, 128).expect("mapping");
+        assert_eq!(again.map, map, "the released mapping is reused");
+        // SAFETY: as above.
+        let data = unsafe { std::slice::from_raw_parts(base.as_ptr(), len) };
+        assert!(data.iter().all(|&b| b == 0));
+        let guard = again.map.as_ptr() as usize + again.map_len - page_size();
+        assert!(guard - (base.as_ptr() as usize + len) < 128);
+    }
+
+    #[test]
+    fn the_end_is_at_the_guard_and_the_base_keeps_its_alignment() {
+        let page = page_size();
+        for len in [1, 100, 128, 129, 4096, 5000, 3 * 4096 + 7] {
+            let (g, base) = Guarded::allocate(len, 128).expect("mapping");
+            let base = base.as_ptr() as usize;
+            assert_eq!(base % 128, 0, "length {len}");
+            let guard = g.map.as_ptr() as usize + g.map_len - page;
+            let end = base + len;
+            assert!(
+                end <= guard && guard - end < 128,
+                "length {len}: end {end:#x}, guard {guard:#x}"
+            );
+            // SAFETY: the data bytes are mapped and zeroed.
+            let data = unsafe { std::slice::from_raw_parts(base as *const u8, len) };
+            assert!(data.iter().all(|&b| b == 0));
+        }
+    }
+}

@@ -536,7 +536,17 @@ fn observe_build(
     let execution: String = built
         .kernels
         .iter()
-        .map(|k| format!("\n  kernel {} runs as {}", k.name, k.execution.describe()))
+        .map(|k| {
+            let simd = match &k.vectorized {
+                Ok(n) => format!(", {n} work-items per step (vectorized)"),
+                Err(why) => format!(", not vectorized: {why}"),
+            };
+            format!(
+                "\n  kernel {} runs as {}{simd}",
+                k.name,
+                k.execution.describe()
+            )
+        })
         .collect();
     let stages: Vec<String> = built
         .stage_times

@@ -42,7 +42,7 @@ pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T> {
 const STACK_ALIGN: u32 = 16;
 
 /// Where a variable lives.
-enum Storage {
+pub(super) enum Storage {
     /// In SSA variables, one per lane.
     Vars(Vec<Variable>),
     /// In a stack slot of the work-item function, at its first address that is a multiple of
@@ -61,7 +61,7 @@ enum Storage {
 
 /// A place, resolved.
 #[derive(Clone)]
-enum PlaceRef {
+pub(super) enum PlaceRef {
     Var(LocalId),
     Mem(Value),
     Lanes(Box<PlaceRef>, Vec<u8>, Scalar, u8),
@@ -325,7 +325,7 @@ pub(super) struct Lower<'a, 'b> {
     func: &'a tir::Function,
     /// The item context pointer (the function's first parameter).
     pub item: Value,
-    storage: Vec<Storage>,
+    pub(super) storage: Vec<Storage>,
     labels: HashMap<u32, Block>,
     breaks: Vec<Block>,
     /// The `break`s of each switch being lowered, gathered in join blocks (see
@@ -354,7 +354,7 @@ pub(super) struct Lower<'a, 'b> {
 
 impl<'a, 'b> Lower<'a, 'b> {
     /// A lowering of `func` into the function `b` builds, its variables not placed yet.
-    fn new(
+    pub(super) fn new(
         b: FunctionBuilder<'b>,
         state: &'a mut ModuleState,
         func: &'a tir::Function,
@@ -437,8 +437,15 @@ impl Lower<'_, '_> {
         let arguments = self.kernel_arguments()?;
         let gx = self.global_counter(body);
         let x = self.b.declare_var(types::I64);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        self.b.def_var(x, zero);
+        // The row starts after the items its vectorized row function ran (`codegen/simd`).
+        let start = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.item, item_context::ROW_START);
+        self.b.def_var(x, start);
+        let first = self.b.use_var(gx);
+        let first = self.b.ins().iadd(first, start);
+        self.b.def_var(gx, first);
         let (head, body_b, latch, exit) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -480,7 +487,7 @@ impl Lower<'_, '_> {
 
     /// A row loop's counter of global ids of dimension 0, from the row's first item's; and
     /// the work-item functions of constant dimension the body calls, read once for the row.
-    fn global_counter(&mut self, body: &[Stmt]) -> Variable {
+    pub(super) fn global_counter(&mut self, body: &[Stmt]) -> Variable {
         let flags = MemFlagsData::trusted();
         let first = self
             .b
@@ -518,7 +525,11 @@ impl Lower<'_, '_> {
     /// Decides where each variable lives: in frames (for kernels with barriers), or in SSA
     /// variables unless its address is taken, else in a stack slot; `__local` variables in
     /// local memory.
-    fn setup_storage(&mut self, taken: Option<&HashSet<LocalId>>, frames: Option<&FrameLayout>) {
+    pub(super) fn setup_storage(
+        &mut self,
+        taken: Option<&HashSet<LocalId>>,
+        frames: Option<&FrameLayout>,
+    ) {
         let (local_memory, _) = local_offsets(self.func);
         for (i, local) in self.func.locals.iter().enumerate() {
             let id = LocalId(i as u32);
@@ -771,7 +782,7 @@ impl Lower<'_, '_> {
     }
 
     /// A kernel's argument values, read from the argument block (structs by address).
-    fn kernel_arguments(&mut self) -> Result<Vec<Lanes>> {
+    pub(super) fn kernel_arguments(&mut self) -> Result<Vec<Lanes>> {
         let flags = MemFlagsData::trusted();
         let mut values = Vec::new();
         {
@@ -833,7 +844,7 @@ impl Lower<'_, '_> {
         Ok(values)
     }
 
-    fn store_local(&mut self, id: LocalId, ty: &Type, value: Lanes) -> Result<()> {
+    pub(super) fn store_local(&mut self, id: LocalId, ty: &Type, value: Lanes) -> Result<()> {
         let place = self.local_ref(id);
         self.store(&place, ty, value)
     }
@@ -895,7 +906,7 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    fn statement(&mut self, s: &Stmt) -> Result<()> {
+    pub(super) fn statement(&mut self, s: &Stmt) -> Result<()> {
         match &s.kind {
             StmtKind::Expr(_) if self.resume.is_some() && is_barrier(s) => self.suspend(),
             StmtKind::Expr(e) => {
@@ -1232,7 +1243,7 @@ impl Lower<'_, '_> {
     }
 
     /// Reads a place of type `ty`: its lanes, or (for structs and arrays) its address.
-    fn load(&mut self, p: &PlaceRef, ty: &Type) -> Result<Lanes> {
+    pub(super) fn load(&mut self, p: &PlaceRef, ty: &Type) -> Result<Lanes> {
         match p {
             PlaceRef::Var(id) => {
                 let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
@@ -1268,7 +1279,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    fn store(&mut self, p: &PlaceRef, ty: &Type, value: Lanes) -> Result<()> {
+    pub(super) fn store(&mut self, p: &PlaceRef, ty: &Type, value: Lanes) -> Result<()> {
         match p {
             PlaceRef::Var(id) => {
                 let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
@@ -1642,7 +1653,7 @@ impl Lower<'_, '_> {
     }
 
     /// A binary operation on lanes (scalar operands of vectors already splatted by sema).
-    fn binary(
+    pub(super) fn binary(
         &mut self,
         op: BinaryOp,
         l: Lanes,
@@ -1716,7 +1727,7 @@ impl Lower<'_, '_> {
     }
 
     /// Converts lanes of type `from` to type `to` (same lane count, or scalar to vector).
-    fn convert_to(&mut self, v: Lanes, from: &Type, to: &Type) -> Result<Lanes> {
+    pub(super) fn convert_to(&mut self, v: Lanes, from: &Type, to: &Type) -> Result<Lanes> {
         if from == to {
             return Ok(v);
         }
@@ -2030,7 +2041,7 @@ pub(super) enum WgNode {
 /// Whether a kernel's body may read its work-item's local id of dimension 0 from the item
 /// context rather than from the row loop's counter: `get_local_id`/`get_global_id` with a
 /// dimension that is not the constant 0, and every function it calls.
-fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
+pub(super) fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
     !f.callees.is_empty()
         || work_item_queries(body)
             .iter()

@@ -25,6 +25,7 @@ mod layout;
 pub mod link;
 mod ops;
 mod pool;
+mod simd;
 mod switches;
 mod tir_build;
 mod uniform;
@@ -55,12 +56,15 @@ pub(crate) mod item_context {
     /// item (a row function counts from it): set by the work-group function so that row
     /// functions read them once (Cranelift does not hoist the arithmetic out of loops).
     pub const GLOBAL_ID: i32 = 48;
-    pub const SIZE: u32 = 72;
+    /// The local id of dimension 0 a kernel's scalar row function starts at: 0, or the
+    /// number of items its vectorized row function (`simd`) already ran.
+    pub const ROW_START: i32 = 72;
+    pub const SIZE: u32 = 80;
 }
 
 /// What every work-item function receives (built on the work-group function's stack):
 /// `{ group: *const WorkGroup, args: *const u8, local_id: [u64; 3], frame: *mut u8,
-/// global_id: [u64; 3] }`.
+/// global_id: [u64; 3], row_start: u64 }`.
 pub struct ItemContext;
 
 /// Whether the environment variable `var` is set to anything but empty or `0` (read once,
@@ -107,6 +111,9 @@ pub struct CodegenOptions {
     pub kernel_arg_info: bool,
     /// `-cl-mad-enable` / fast math: `mad` may fuse.
     pub mad_enable: bool,
+    /// Run every work-item loop one item at a time, as `CLIFT_VECTORIZE=0` does (tests
+    /// compare the two).
+    pub scalar_only: bool,
 }
 
 /// Symbols the generated code may call: the builtins library.
@@ -243,10 +250,25 @@ pub fn compile(
         }
     }
     let mut entries = Vec::new();
+    let mut vectorized = HashMap::new();
     for (id, f) in program.kernels() {
         let (layout, static_local) = layout::kernel_layout(f);
         let plan = plans.get(&id);
-        let entry = define_work_group_function(&mut state, id, f, plan, &mut fctx)?;
+        // Kernels without barriers may also get a row function that runs 4 work-items per
+        // step (`simd`); the reason it does not is reported in the build log.
+        let vector_row = match plan {
+            None => simd::define_vector_row(&mut state, f, &mut fctx, options),
+            Some(_) => Err("it has barriers (regions are not vectorized yet)".to_string()),
+        };
+        let entry = define_work_group_function(
+            &mut state,
+            id,
+            f,
+            plan,
+            vector_row.clone().ok(),
+            &mut fctx,
+        )?;
+        vectorized.insert(id, vector_row.map(|_| simd::WIDTH as u32));
         let frame_size = plan.map_or(0, |p| p.frame_size as usize);
         entries.push((id, entry, layout, static_local, frame_size));
     }
@@ -278,6 +300,9 @@ pub fn compile(
         };
         kernels.push(KernelCode {
             execution,
+            vectorized: vectorized
+                .remove(&id)
+                .unwrap_or_else(|| Err("not a kernel".into())),
             name: f.name.to_string(),
             params: kernel_params(f, &info, &layout),
             args_size: layout.size,
@@ -421,6 +446,7 @@ fn define_work_group_function(
     kernel: FuncId,
     f: &tir::Function,
     plan: Option<&func::BarrierPlan>,
+    vector_row: Option<ClifFuncId>,
     fctx: &mut FunctionBuilderContext,
 ) -> Result<ClifFuncId, CodegenError> {
     let ptr = ir::types::I64;
@@ -459,13 +485,20 @@ fn define_work_group_function(
             rows_only: false,
             loops: Vec::new(),
             done_flag: plan.map(|p| p.done_flag),
+            vector: None,
         };
         match plan {
             None => {
                 let callee = state
                     .module
                     .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
-                // The kernel's function loops over dimension 0 itself: one call per row.
+                // The kernel's function loops over dimension 0 itself: one call per row,
+                // after the vectorized row function's, which says where the row goes on.
+                wg.vector = vector_row.map(|v| state.module.declare_func_in_func(v, b.func));
+                if wg.vector.is_none() {
+                    let zero = b.ins().iconst(ptr, 0);
+                    b.ins().store(flags, zero, item, item_context::ROW_START);
+                }
                 wg.rows_only = true;
                 wg.all_items(&mut b, callee);
             }
@@ -508,6 +541,9 @@ struct GroupEmitter {
     loops: Vec<(ir::Block, ir::Block)>,
     /// The frame offset of the items' "done" flags (kernels with barriers).
     done_flag: Option<u32>,
+    /// The kernel's vectorized row function (`simd`): called before the scalar one, its
+    /// result is the local id the scalar row function starts at.
+    vector: Option<ir::FuncRef>,
 }
 
 impl GroupEmitter {
@@ -585,6 +621,12 @@ impl GroupEmitter {
                         b.ins().iadd_imm_s(n, 1)
                     };
                     b.def_var(linear, next);
+                }
+                if let Some(vector) = self.vector {
+                    let call = b.ins().call(vector, &[self.item]);
+                    let done = b.inst_results(call)[0];
+                    b.ins()
+                        .store(flags, done, self.item, item_context::ROW_START);
                 }
                 b.ins().call(callee, &[self.item]);
                 b.ins().jump(latch[0], &[]);

@@ -206,6 +206,12 @@ kernel void gather(global const int *a, global int *out, int n) {
     int i = get_global_id(0);
     out[(i * 3) % n] = a[(i * 7) % n] + i;
 }
+kernel void indexed(global const int *a, global int *out, int n) {
+    int i = get_global_id(0);
+    int j = max(i, 0);
+    out[j] = a[j ^ 1] + 1;
+    out[min(i + n, 2 * n - 1)] = a[(uint)i];
+}
 kernel void offsets(global int *out) {
     int i = get_global_id(0) - get_global_offset(0);
     out[i] = get_global_id(0) * 10 + get_local_id(0);
@@ -473,6 +479,22 @@ fn gathers_and_scatters_per_lane() {
     let mut want = vec![0i32; n];
     for i in 0..n {
         want[(i * 3) % n] = a[(i * 7) % n] + i as i32;
+    }
+    assert_eq!(out, want);
+    // Indices in registers, consecutive (one vector access) or not (per lane).
+    let n = 30;
+    let a: Vec<i32> = (0..n as i32).map(|i| i * 5 - 3).collect();
+    let out = both(
+        SOURCE,
+        "indexed",
+        range_1d(n, 15),
+        &|| (vec![a.clone(), vec![0i32; 2 * n]], vec![n as u64]),
+        true,
+    );
+    let mut want = vec![0i32; 2 * n];
+    for i in 0..n {
+        want[i] = a[i ^ 1] + 1;
+        want[(i + n).min(2 * n - 1)] = a[i];
     }
     assert_eq!(out, want);
 }

@@ -113,6 +113,8 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
         codegen: clift_compiler::codegen::CodegenOptions {
             kernel_arg_info: options.kernel_arg_info,
             mad_enable: options.mad_enable,
+            // CLIFT_VECTORIZE=0 (read by the compiler) turns vectorization off.
+            scalar_only: false,
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,

@@ -264,7 +264,42 @@ impl VecLower<'_, '_> {
                     return self.per_lane(e);
                 };
                 let size = pointee.ty.size() as i64;
-                let (p, o) = (self.vexpr(pointer)?, self.vexpr(offset)?);
+                let p = self.vexpr(pointer)?;
+                let o = match (&offset.kind, &p, subtract) {
+                    // `p[i]` with an `int`/`uint` index in a register: kept as the index,
+                    // which may turn out consecutive at run time.
+                    (
+                        ExprKind::Convert {
+                            kind:
+                                ConvertKind::Numeric {
+                                    saturate: false,
+                                    rounding: Rounding::Default,
+                                },
+                            operand,
+                        },
+                        VVal::U(base),
+                        false,
+                    ) if vec_type(&operand.ty) == Some(types::I32X4)
+                        && offset.ty.scalar().is_some_and(|s| s.bits() == 64) =>
+                    {
+                        let o = self.vexpr(operand)?;
+                        if let VVal::V(index) = o {
+                            return Ok(VVal::Indexed {
+                                base: base[0],
+                                index,
+                                signed: operand.ty.scalar().is_some_and(Scalar::is_signed),
+                                scale: size,
+                            });
+                        }
+                        self.convert_vals(
+                            o,
+                            &operand.ty,
+                            &offset.ty,
+                            Some((false, Rounding::Default)),
+                        )?
+                    }
+                    _ => self.vexpr(offset)?,
+                };
                 match (&p, &o, subtract) {
                     (VVal::U(p), VVal::Seq { base, stride, .. }, false) => {
                         let scaled = self.l.b.ins().imul_imm_s(*base, size);
@@ -769,9 +804,74 @@ impl VecLower<'_, '_> {
             self.l.b.switch_to_block(join);
             return Ok(VVal::V(self.l.b.use_var(result)));
         }
+        if let (Some(first), Some(vt)) = (self.consecutive(&addr, ty), vt) {
+            let result = self.l.b.declare_var(vt);
+            let (fast, slow, join) = (
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+            );
+            self.l.b.ins().brif(first.0, fast, &[], slow, &[]);
+            self.l.b.switch_to_block(fast);
+            let v = self.l.b.ins().load(vt, MemFlagsData::new(), first.1, 0);
+            self.l.b.def_var(result, v);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(slow);
+            let m = self.mask();
+            let lanes = self.load_lanes(&addr, ty, m)?;
+            let v = self.vector(&VVal::L(lanes), vt);
+            self.l.b.def_var(result, v);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(VVal::V(self.l.b.use_var(result)));
+        }
         let m = self.mask();
         let lanes = self.load_lanes(&addr, ty, m)?;
         Ok(self.assemble(lanes, ty))
+    }
+
+    /// For an indexed address of elements of `ty` (one register's worth): whether, at run
+    /// time, every lane is active and the lanes' elements are consecutive (an `i8`), and
+    /// the first lane's address.
+    fn consecutive(&mut self, addr: &VVal, ty: &Type) -> Option<(Value, Value)> {
+        let VVal::Indexed {
+            base,
+            index,
+            signed,
+            scale,
+        } = *addr
+        else {
+            return None;
+        };
+        if scale != ty.size() as i64 || vec_type(ty).is_none() {
+            return None;
+        }
+        let first = self.l.b.ins().extractlane(index, 0);
+        let splat = self.l.b.ins().splat(types::I32X4, first);
+        let steps = self.iota(1);
+        let expect = self.l.b.ins().iadd(splat, steps);
+        let eq = self.l.b.ins().icmp(IntCC::Equal, index, expect);
+        let mut ok = self.l.b.ins().vall_true(eq);
+        // The index must not wrap around between the first and the last lane.
+        let (cc, max) = if signed {
+            (IntCC::SignedLessThanOrEqual, i64::from(i32::MAX) - WIDTH)
+        } else {
+            (IntCC::UnsignedLessThanOrEqual, i64::from(u32::MAX) - WIDTH)
+        };
+        let no_wrap = self.l.b.ins().icmp_imm_s(cc, first, max);
+        ok = self.l.b.ins().band(ok, no_wrap);
+        if let Some(m) = self.mask() {
+            let all = self.l.b.ins().vall_true(m);
+            ok = self.l.b.ins().band(ok, all);
+        }
+        let wide = if signed {
+            self.l.b.ins().sextend(types::I64, first)
+        } else {
+            self.l.b.ins().uextend(types::I64, first)
+        };
+        let offset = self.l.b.ins().imul_imm_s(wide, scale);
+        let address = self.l.b.ins().iadd(base, offset);
+        Some((ok, address))
     }
 
     /// Each lane's read of `ty` at its address, for the lanes of `guard` (zeros elsewhere).
@@ -822,6 +922,23 @@ impl VecLower<'_, '_> {
             self.l.b.ins().brif(any, run, &[], join, &[]);
             self.l.b.switch_to_block(run);
             self.l.store(&PlaceRef::Mem(a), ty, v)?;
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(());
+        }
+        if let (Some(first), Some(vt)) = (self.consecutive(&addr, ty), vec_type(ty)) {
+            let x = self.vector(&value, vt);
+            let (fast, slow, join) = (
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+            );
+            self.l.b.ins().brif(first.0, fast, &[], slow, &[]);
+            self.l.b.switch_to_block(fast);
+            self.l.b.ins().store(MemFlagsData::new(), x, first.1, 0);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(slow);
+            self.store_lanes(&addr, &VVal::V(x), ty, mask)?;
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(join);
             return Ok(());

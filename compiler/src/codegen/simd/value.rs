@@ -29,6 +29,15 @@ pub(super) enum VVal {
     V(Value),
     /// Each work-item's lanes, as the scalar lowering holds them.
     L(Vec<Lanes>),
+    /// An address `base + ext(index[k]) * scale`: a uniform pointer and an `int`/`uint`
+    /// index register (extended by `signed`). The index is often consecutive at run time
+    /// (`p[clamp(x + dx, 0, w - 1)]`), which loads and stores test for.
+    Indexed {
+        base: Value,
+        index: Value,
+        signed: bool,
+        scale: i64,
+    },
 }
 
 /// The register type of a varying value of `ty`, where one register holds it.
@@ -60,6 +69,23 @@ impl VecLower<'_, '_> {
                 .map(|k| vec![self.l.b.ins().extractlane(*x, k)])
                 .collect(),
             VVal::L(lanes) => lanes.clone(),
+            VVal::Indexed {
+                base,
+                index,
+                signed,
+                scale,
+            } => (0..WIDTH as u8)
+                .map(|k| {
+                    let i = self.l.b.ins().extractlane(*index, k);
+                    let i = if *signed {
+                        self.l.b.ins().sextend(types::I64, i)
+                    } else {
+                        self.l.b.ins().uextend(types::I64, i)
+                    };
+                    let offset = self.l.b.ins().imul_imm_s(i, *scale);
+                    vec![self.l.b.ins().iadd(*base, offset)]
+                })
+                .collect(),
         }
     }
 
@@ -73,6 +99,10 @@ impl VecLower<'_, '_> {
                 self.l.b.ins().iadd(splat, steps)
             }
             VVal::V(x) => *x,
+            VVal::Indexed { .. } => {
+                let lanes = self.lanes(v);
+                self.vector(&VVal::L(lanes), vt)
+            }
             VVal::L(lanes) => {
                 let mut r = self.l.b.ins().scalar_to_vector(vt, lanes[0][0]);
                 for (k, lane) in lanes.iter().enumerate().skip(1) {

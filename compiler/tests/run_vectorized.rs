@@ -266,6 +266,30 @@ kernel void soa(global const float4 *a, global float *out) {
     float4 v = a[i];
     out[i] = v.x + v.y * v.z - v.w;
 }
+kernel void nbody(global const float4 *pos, global float4 *acc, int n, float eps2) {
+    size_t i = get_global_id(0);
+    float4 p = pos[i];
+    float3 a = (float3)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 q = pos[j];
+        float3 d = q.xyz - p.xyz;
+        float inv = rsqrt(dot(d, d) + eps2);
+        a += d * (q.w * inv * inv * inv);
+    }
+    acc[i] = (float4)(a, 0.0f);
+}
+kernel void vec2ops(global const float2 *a, global float2 *out) {
+    int i = get_global_id(0);
+    float2 v = a[i];
+    float2 w = (float2)(v.y, -v.x) * 2.0f;
+    if (v.x > 0.0f) w = clamp(w, -0.5f, 0.5f) + sqrt(fabs(v));
+    out[i] = min(w, v.yx) + (float2)(i);
+}
+kernel void wider(global const float8 *a, global float *out) {
+    int i = get_global_id(0);
+    float8 v = a[i];
+    out[i] = v.s0 + v.s7;
+}
 "#;
 
 #[test]
@@ -635,12 +659,84 @@ fn compound_assignments_to_memory_and_variables() {
 }
 
 #[test]
-fn a_varying_vector_variable_runs_scalar_with_the_reason() {
-    let k = kernel(SOURCE, "soa", false);
+fn vector_types_run_as_one_register_per_component() {
+    let n = 18;
+    let a: Vec<f32> = floats(4 * n, 11);
+    let out = both(
+        SOURCE,
+        "soa",
+        range_1d(n, 9),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = (0..n)
+        .map(|i| a[4 * i] + a[4 * i + 1] * a[4 * i + 2] - a[4 * i + 3])
+        .collect();
+    assert_eq!(out, want);
+    let pos: Vec<f32> = floats(4 * n, 12).iter().map(|x| x * 3.0).collect();
+    let out = both(
+        SOURCE,
+        "nbody",
+        range_1d(n, 6),
+        &|| {
+            (
+                vec![pos.clone(), vec![0.0; 4 * n]],
+                vec![n as u64, 0.01f32.to_bits() as u64],
+            )
+        },
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let p = &pos[4 * i..4 * i + 4];
+        let mut acc = [0.0f32; 3];
+        for j in 0..n {
+            let q = &pos[4 * j..4 * j + 4];
+            let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
+            let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+            let inv = (1.0 / (dd as f64).sqrt()) as f32;
+            let s = q[3] * inv * inv * inv;
+            for c in 0..3 {
+                acc[c] += d[c] * s;
+            }
+        }
+        want.extend([acc[0], acc[1], acc[2], 0.0]);
+    }
+    assert_eq!(out, want);
+    let a: Vec<f32> = floats(2 * n, 13);
+    let out = both(
+        SOURCE,
+        "vec2ops",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; 2 * n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let v = [a[2 * i], a[2 * i + 1]];
+        let mut w = [v[1] * 2.0, -v[0] * 2.0];
+        if v[0] > 0.0 {
+            for c in 0..2 {
+                w[c] = w[c].clamp(-0.5, 0.5) + v[c].abs().sqrt();
+            }
+        }
+        let yx = [v[1], v[0]];
+        for c in 0..2 {
+            let m = if w[c] > yx[c] { yx[c] } else { w[c] };
+            want.push(m + i as f32);
+        }
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn a_varying_variable_of_a_wider_vector_runs_scalar_with_the_reason() {
+    let k = kernel(SOURCE, "wider", false);
     let why = k.vectorized.clone().expect_err("not vectorized");
     assert_eq!(
         why,
-        "'v' is a varying float4 (only scalar variables are vectorized yet)"
+        "'v' is a varying float8 (only scalars and vectors of up to 4 int, uint or float are \
+         vectorized yet)"
     );
     let k = kernel(SOURCE, "vadd", true);
     assert_eq!(

@@ -38,9 +38,10 @@ pub(super) fn vectorizable(f: &tir::Function, uniform: &HashSet<LocalId>) -> Res
         match &local.ty.ty {
             Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half => {}
             Type::Pointer(_) => {}
+            ty if super::value::soa_type(ty).is_some() => {}
             ty => {
                 return Err(format!(
-                    "'{}' is a varying {ty} (only scalar variables are vectorized yet)",
+                    "'{}' is a varying {ty} (only scalars and vectors of up to 4 int, uint or float are vectorized yet)",
                     local.name
                 ));
             }

@@ -11,7 +11,7 @@ use super::super::func::{Lanes, PlaceRef, Result, constant_dimension};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
-use super::value::{VVal, vec_type};
+use super::value::{VVal, lane_order, soa_type, vec_type};
 use crate::frontend::tir::{
     BinaryOp, ConvertKind, Expr, ExprKind, Place, PlaceKind, Rounding, UnaryOp,
 };
@@ -236,6 +236,21 @@ impl VecLower<'_, '_> {
                     let not = self.l.b.ins().bnot(m);
                     Ok(VVal::V(self.l.b.ins().ushr_imm_s(not, 31)))
                 }
+                (UnaryOp::Neg | UnaryOp::BitNot, None) if soa_type(&operand.ty).is_some() => {
+                    let (vt, n) = soa_type(&operand.ty).expect("matched");
+                    let v = self.vexpr(operand)?;
+                    let cs = (0..n)
+                        .map(|c| {
+                            let x = self.component(&v, c, vt);
+                            match (op, vt == types::F32X4) {
+                                (UnaryOp::Neg, true) => self.l.b.ins().fneg(x),
+                                (UnaryOp::Neg, false) => self.l.b.ins().ineg(x),
+                                _ => self.l.b.ins().bnot(x),
+                            }
+                        })
+                        .collect();
+                    Ok(VVal::S(cs))
+                }
                 (UnaryOp::Neg | UnaryOp::BitNot, Some(vt)) => {
                     let v = self.vexpr(operand)?;
                     let x = self.vector(&v, vt);
@@ -362,6 +377,45 @@ impl VecLower<'_, '_> {
                 self.convert_vals(v, &operand.ty, &e.ty, Some((*saturate, *rounding)))
             }
             ExprKind::Builtin { name, args } => self.builtin(e, name, args),
+            ExprKind::Swizzle { base, lanes } if soa_type(&base.ty).is_some() => {
+                let (vt, _) = soa_type(&base.ty).expect("matched");
+                let v = self.vexpr(base)?;
+                let mut cs = Vec::with_capacity(lanes.len());
+                for &l in lanes {
+                    cs.push(match self.components(&v, &base.ty, vt).get(l as usize) {
+                        Some(c) => *c,
+                        // Lane 3 of a 3-vector (.hi, .odd): undefined; 0.
+                        None => self.zero(vt),
+                    });
+                }
+                Ok(if lanes.len() == 1 {
+                    VVal::V(cs[0])
+                } else {
+                    VVal::S(cs)
+                })
+            }
+            ExprKind::VectorLiteral(parts) if soa_type(&e.ty).is_some() => {
+                let (vt, _) = soa_type(&e.ty).expect("matched");
+                let mut cs = Vec::new();
+                for p in parts {
+                    let v = self.vexpr(p)?;
+                    if p.ty.is_vector() {
+                        cs.extend(self.components(&v, &p.ty, vt));
+                    } else {
+                        cs.push(self.vector(&v, vt));
+                    }
+                }
+                Ok(VVal::S(cs))
+            }
+            ExprKind::Convert {
+                kind: ConvertKind::Splat,
+                operand,
+            } if soa_type(&e.ty).is_some() => {
+                let (vt, n) = soa_type(&e.ty).expect("matched");
+                let v = self.vexpr(operand)?;
+                let x = self.vector(&v, vt);
+                Ok(VVal::S(vec![x; n]))
+            }
             ExprKind::Comma { lhs, rhs } => {
                 self.vexpr(lhs)?;
                 self.vexpr(rhs)
@@ -639,6 +693,23 @@ impl VecLower<'_, '_> {
                 }));
             }
         }
+        // Vectors of registers: component by component (arithmetic only: comparisons of
+        // vectors give -1/0 masks, left to the lanes).
+        if let (Some((_, n)), true) = (soa_type(operand_ty), operand_ty == result_ty)
+            && comparison(op, true).is_none()
+            && !matches!(op, VectorAnd | VectorOr)
+        {
+            let elem = element(operand_ty);
+            let vt = vec_type(&elem).expect("soa elements have a register type");
+            let mut cs = Vec::with_capacity(n);
+            for c in 0..n {
+                let x = self.component_val(&a, c, vt);
+                let y = self.component_val(&b, c, vt);
+                let r = self.binary_vals(op, x, y, &elem, &elem)?;
+                cs.push(self.vector(&r, vt));
+            }
+            return Ok(VVal::S(cs));
+        }
         let (la, lb) = (self.lanes(&a), self.lanes(&b));
         let lanes = la
             .into_iter()
@@ -646,6 +717,20 @@ impl VecLower<'_, '_> {
             .map(|(x, y)| self.l.binary(op, x, y, operand_ty, result_ty))
             .collect::<Result<Vec<Lanes>>>()?;
         Ok(self.assemble(lanes, result_ty))
+    }
+
+    /// Component `c` of a vector-typed value, uniform where the value is.
+    fn component_val(&mut self, v: &VVal, c: usize, vt: ir::Type) -> VVal {
+        match v {
+            VVal::U(x) => VVal::U(vec![x[c]]),
+            _ => VVal::V(self.component(v, c, vt)),
+        }
+    }
+
+    /// Every component of a vector-typed value `v` of type `ty`, as registers of `vt`.
+    fn components(&mut self, v: &VVal, ty: &Type, vt: ir::Type) -> Vec<Value> {
+        let n = ty.lanes().max(1) as usize;
+        (0..n).map(|c| self.component(v, c, vt)).collect()
     }
 
     /// The value of an integer constant instruction.
@@ -1024,14 +1109,40 @@ impl VecLower<'_, '_> {
                 });
             }
         }
-        let Some(vt) = vec_type(&e.ty) else {
-            return self.per_lane(e);
+        let float_scalar = e.ty.scalar() == Some(Scalar::Float) && !e.ty.is_vector();
+        // dot of float vectors: the scalar lowering's products and sums, in its order.
+        if name == "dot"
+            && float_scalar
+            && args.len() == 2
+            && args[0].ty == args[1].ty
+            && soa_type(&args[0].ty).is_some_and(|(vt, _)| vt == types::F32X4)
+        {
+            let (a, b) = (self.vexpr(&args[0])?, self.vexpr(&args[1])?);
+            let xs = self.components(&a, &args[0].ty, types::F32X4);
+            let ys = self.components(&b, &args[1].ty, types::F32X4);
+            let mut acc = self.l.b.ins().fmul(xs[0], ys[0]);
+            for (x, y) in xs.iter().zip(&ys).skip(1) {
+                let p = self.l.b.ins().fmul(*x, *y);
+                acc = self.l.b.ins().fadd(acc, p);
+            }
+            return Ok(VVal::V(acc));
+        }
+        if name == "rsqrt" && float_scalar && args.len() == 1 && args[0].ty == e.ty {
+            let v = self.vexpr(&args[0])?;
+            let x = self.vector(&v, types::F32X4);
+            return Ok(VVal::V(self.rsqrt(x)));
+        }
+        let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
+            (Some(vt), _) => (vt, 0),
+            (None, Some((vt, n))) => (vt, n),
+            _ => return self.per_lane(e),
         };
-        if !args.iter().all(|a| a.ty == e.ty) && name != "select" {
+        let scalar_select = name == "select" && n == 0;
+        if !(scalar_select || args.iter().all(|a| a.ty == e.ty)) {
             return self.per_lane(e);
         }
         let float = vt == types::F32X4;
-        let signed = e.ty.scalar().is_some_and(Scalar::is_signed);
+        let signed = e.ty.element().is_some_and(Scalar::is_signed);
         let simd = match name {
             "sqrt" | "native_sqrt" | "half_sqrt" | "fabs" | "native_divide" | "native_recip" => {
                 float
@@ -1039,7 +1150,8 @@ impl VecLower<'_, '_> {
             "mad" => float && !self.l.mad_enable,
             "min" | "max" | "clamp" => true,
             "select" => {
-                args.len() == 3
+                n == 0
+                    && args.len() == 3
                     && args[0].ty == e.ty
                     && args[1].ty == e.ty
                     && vec_type(&args[2].ty) == Some(types::I32X4)
@@ -1049,13 +1161,35 @@ impl VecLower<'_, '_> {
         if !simd {
             return self.per_lane(e);
         }
-        let mut xs = Vec::new();
+        let mut values = Vec::new();
         for a in args {
-            let v = self.vexpr(a)?;
-            let at = vec_type(&a.ty).unwrap_or(vt);
-            xs.push(self.vector(&v, at));
+            values.push(self.vexpr(a)?);
         }
-        Ok(VVal::V(match name {
+        if n == 0 {
+            let xs: Vec<Value> = args
+                .iter()
+                .zip(&values)
+                .map(|(a, v)| {
+                    let at = vec_type(&a.ty).unwrap_or(vt);
+                    self.vector(v, at)
+                })
+                .collect();
+            return Ok(VVal::V(self.simd_builtin(name, &xs, float, signed)));
+        }
+        // Vectors: component by component.
+        let cs = (0..n)
+            .map(|c| {
+                let xs: Vec<Value> = values.iter().map(|v| self.component(v, c, vt)).collect();
+                self.simd_builtin(name, &xs, float, signed)
+            })
+            .collect();
+        Ok(VVal::S(cs))
+    }
+
+    /// The register form of a cheap builtin on registers `xs` (the scalar lowering's
+    /// instructions, lane by lane).
+    fn simd_builtin(&mut self, name: &str, xs: &[Value], float: bool, signed: bool) -> Value {
+        match name {
             "sqrt" | "native_sqrt" | "half_sqrt" => self.l.b.ins().sqrt(xs[0]),
             "fabs" => self.l.b.ins().fabs(xs[0]),
             "native_divide" => self.l.b.ins().fdiv(xs[0], xs[1]),
@@ -1106,7 +1240,45 @@ impl VecLower<'_, '_> {
                 let c = self.l.b.ins().icmp(IntCC::NotEqual, xs[2], zero);
                 self.select_v(c, xs[1], xs[0])
             }
-        }))
+        }
+    }
+
+    /// `rsqrt` of each lane as the scalar lowering computes it: `1 / sqrt(x)` in double,
+    /// rounded to float once (two lanes per double register).
+    fn rsqrt(&mut self, x: Value) -> Value {
+        let bytes = |b: &mut Self, order: [u8; 16]| {
+            b.l.b
+                .func
+                .dfg
+                .immediates
+                .push(ir::ConstantData::from(order.to_vec()))
+        };
+        let as_bytes = |b: &mut Self, v: Value| b.l.b.ins().bitcast(types::I8X16, lane_order(), v);
+        let xb = as_bytes(self, x);
+        // Lanes 2 and 3 moved down to 0 and 1.
+        let high = bytes(
+            self,
+            [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
+        );
+        let hb = self.l.b.ins().shuffle(xb, xb, high);
+        let hx = self.l.b.ins().bitcast(types::F32X4, lane_order(), hb);
+        let half = |b: &mut Self, v: Value| {
+            let wide = b.l.b.ins().fvpromote_low(v);
+            let root = b.l.b.ins().sqrt(wide);
+            let one = b.l.b.ins().f64const(1.0);
+            let one = b.l.b.ins().splat(types::F64X2, one);
+            let r = b.l.b.ins().fdiv(one, root);
+            let narrow = b.l.b.ins().fvdemote(r);
+            b.l.b.ins().bitcast(types::I8X16, lane_order(), narrow)
+        };
+        let (lo, hi) = (half(self, x), half(self, hx));
+        // Lanes 0 and 1 of each.
+        let join = bytes(
+            self,
+            [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23],
+        );
+        let r = self.l.b.ins().shuffle(lo, hi, join);
+        self.l.b.ins().bitcast(types::F32X4, lane_order(), r)
     }
 }
 
@@ -1114,4 +1286,10 @@ impl VecLower<'_, '_> {
 fn memory_scalar(ty: &Type) -> bool {
     matches!(ty, Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half)
         || matches!(ty, Type::Pointer(_))
+        || soa_type(ty).is_some()
+}
+
+/// The element type of a vector type (the type of one component).
+fn element(ty: &Type) -> Type {
+    Type::Scalar(ty.element().unwrap_or(Scalar::Int))
 }

@@ -11,7 +11,7 @@ use super::super::func::{Lanes, Lower, Result, Storage, address_taken, place_roo
 use super::super::item_context;
 use super::super::ops::lane_types;
 use super::WIDTH;
-use super::value::{VVal, vec_type};
+use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{self, Block as TirBlock, Expr, ExprKind, LocalId, Stmt, StmtKind};
 use crate::frontend::types::Type;
 use crate::kernel::WorkGroup;
@@ -20,6 +20,8 @@ use crate::kernel::WorkGroup;
 pub(super) enum VarStore {
     /// One register.
     Vec(Variable),
+    /// One register per component (vector types).
+    Soa(Vec<Variable>),
     /// Each work-item's lanes.
     Lanes(Vec<Vec<Variable>>),
     /// `base + k * stride` (a variable written only by its declaration).
@@ -405,9 +407,9 @@ impl<'a, 'b> VecLower<'a, 'b> {
         }
         let value = match init {
             None => {
-                let t = lane_types(&self.f.local(local).ty.ty).map_or(types::I32, |(t, _)| t);
+                let (t, n) = lane_types(&self.f.local(local).ty.ty).unwrap_or((types::I32, 1));
                 let z = self.zero(t);
-                VVal::U(vec![z])
+                VVal::U(vec![z; n])
             }
             Some(tir::Init::Expr(e)) => self.vexpr(e)?,
             Some(tir::Init::Aggregate(_)) => {
@@ -443,9 +445,12 @@ impl<'a, 'b> VecLower<'a, 'b> {
             );
             return Ok(());
         }
-        let store = match vec_type(&ty) {
-            Some(vt) => VarStore::Vec(self.l.b.declare_var(vt)),
-            None => {
+        let store = match (vec_type(&ty), soa_type(&ty)) {
+            (Some(vt), _) => VarStore::Vec(self.l.b.declare_var(vt)),
+            (None, Some((vt, n))) => {
+                VarStore::Soa((0..n).map(|_| self.l.b.declare_var(vt)).collect())
+            }
+            (None, None) => {
                 let (t, n) = lane_types(&ty)
                     .ok_or_else(|| super::super::CodegenError(format!("a varying {ty}")))?;
                 VarStore::Lanes(
@@ -464,6 +469,10 @@ impl<'a, 'b> VecLower<'a, 'b> {
     pub(super) fn get_local(&mut self, id: LocalId) -> Result<VVal> {
         Ok(match self.vars.get(&id) {
             Some(VarStore::Vec(v)) => VVal::V(self.l.b.use_var(*v)),
+            Some(VarStore::Soa(vs)) => {
+                let vs = vs.clone();
+                VVal::S(vs.iter().map(|v| self.l.b.use_var(*v)).collect())
+            }
             Some(VarStore::Lanes(vs)) => {
                 let vs = vs.clone();
                 VVal::L(
@@ -499,6 +508,15 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 let vt = self.l.b.func.dfg.value_type(cur);
                 let x = self.vector(&value, vt);
                 self.l.b.def_var(v, x);
+            }
+            Some(VarStore::Soa(vs)) => {
+                let vs = vs.clone();
+                for (c, v) in vs.iter().enumerate() {
+                    let cur = self.l.b.use_var(*v);
+                    let vt = self.l.b.func.dfg.value_type(cur);
+                    let x = self.component(&value, c, vt);
+                    self.l.b.def_var(*v, x);
+                }
             }
             Some(VarStore::Lanes(vs)) => {
                 let vs = vs.clone();

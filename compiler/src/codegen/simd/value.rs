@@ -29,6 +29,9 @@ pub(super) enum VVal {
     V(Value),
     /// Each work-item's lanes, as the scalar lowering holds them.
     L(Vec<Lanes>),
+    /// A vector-typed value (`float2`..`float4`, `int`/`uint` alike) as one register per
+    /// component, work-item k in lane k of each ("structure of arrays").
+    S(Vec<Value>),
     /// An address `base + ext(index[k]) * scale`: a uniform pointer and an `int`/`uint`
     /// index register (extended by `signed`). The index is often consecutive at run time
     /// (`p[clamp(x + dx, 0, w - 1)]`), which loads and stores test for.
@@ -52,6 +55,17 @@ pub(super) fn vec_type(ty: &Type) -> Option<ir::Type> {
     }
 }
 
+/// The register type and component count of a varying vector of `ty`, where it is kept
+/// as one register per component.
+pub(super) fn soa_type(ty: &Type) -> Option<(ir::Type, usize)> {
+    match ty {
+        Type::Vector(s, n) if *n <= 4 => {
+            vec_type(&Type::Scalar(*s)).map(|vt| (vt, usize::from(*n)))
+        }
+        _ => None,
+    }
+}
+
 /// Flags of bitcasts between vector types (Cranelift asks for the lane order).
 pub(super) fn lane_order() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
@@ -69,6 +83,13 @@ impl VecLower<'_, '_> {
                 .map(|k| vec![self.l.b.ins().extractlane(*x, k)])
                 .collect(),
             VVal::L(lanes) => lanes.clone(),
+            VVal::S(cs) => (0..WIDTH as u8)
+                .map(|k| {
+                    cs.iter()
+                        .map(|c| self.l.b.ins().extractlane(*c, k))
+                        .collect()
+                })
+                .collect(),
             VVal::Indexed {
                 base,
                 index,
@@ -99,7 +120,7 @@ impl VecLower<'_, '_> {
                 self.l.b.ins().iadd(splat, steps)
             }
             VVal::V(x) => *x,
-            VVal::Indexed { .. } => {
+            VVal::Indexed { .. } | VVal::S(_) => {
                 let lanes = self.lanes(v);
                 self.vector(&VVal::L(lanes), vt)
             }
@@ -113,8 +134,31 @@ impl VecLower<'_, '_> {
         }
     }
 
+    /// Component `c` of a vector-typed value, as a register of type `vt`.
+    pub(super) fn component(&mut self, v: &VVal, c: usize, vt: ir::Type) -> Value {
+        match v {
+            VVal::U(x) => self.l.b.ins().splat(vt, x[c]),
+            VVal::S(cs) => cs[c],
+            _ => {
+                let lanes: Vec<Lanes> = self.lanes(v).into_iter().map(|l| vec![l[c]]).collect();
+                self.vector(&VVal::L(lanes), vt)
+            }
+        }
+    }
+
     /// The value whose work-items have `lanes`: one register where its type fits one.
     pub(super) fn assemble(&mut self, lanes: Vec<Lanes>, ty: &Type) -> VVal {
+        if let Some((vt, n)) = soa_type(ty)
+            && lanes.iter().all(|l| l.len() == n)
+        {
+            let cs = (0..n)
+                .map(|c| {
+                    let comp: Vec<Lanes> = lanes.iter().map(|l| vec![l[c]]).collect();
+                    self.vector(&VVal::L(comp), vt)
+                })
+                .collect();
+            return VVal::S(cs);
+        }
         match vec_type(ty) {
             Some(vt) if lanes.iter().all(|l| l.len() == 1) => {
                 let v = VVal::L(lanes);
@@ -170,6 +214,15 @@ impl VecLower<'_, '_> {
         if let Some(vt) = vec_type(ty) {
             let (a, b) = (self.vector(&new, vt), self.vector(&old, vt));
             return VVal::V(self.select_v(m, a, b));
+        }
+        if let Some((vt, n)) = soa_type(ty) {
+            let cs = (0..n)
+                .map(|c| {
+                    let (a, b) = (self.component(&new, c, vt), self.component(&old, c, vt));
+                    self.select_v(m, a, b)
+                })
+                .collect();
+            return VVal::S(cs);
         }
         let (a, b) = (self.lanes(&new), self.lanes(&old));
         let lanes = (0..WIDTH as usize)

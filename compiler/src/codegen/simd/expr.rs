@@ -146,13 +146,9 @@ impl VecLower<'_, '_> {
             return Ok(VVal::U(self.l.expr(e)?));
         }
         match &e.kind {
-            ExprKind::Load(p) => match &p.kind {
-                PlaceKind::Local(id) if self.vars.contains_key(id) => self.get_local(*id),
-                PlaceKind::Deref(ptr) if memory_scalar(&p.ty.ty) => {
-                    let addr = self.vexpr(ptr)?;
-                    self.load_mem(addr, &p.ty.ty)
-                }
-                _ => self.per_lane(e),
+            ExprKind::Load(p) => match self.load_place(p)? {
+                Some(v) => Ok(v),
+                None => self.per_lane(e),
             },
             ExprKind::Assign {
                 place,
@@ -422,6 +418,52 @@ impl VecLower<'_, '_> {
             }
             _ => self.per_lane(e),
         }
+    }
+
+    /// The value at a place, where it is a varying variable, memory, or components of one
+    /// (`v.xyz`); `None` where only the scalar lowering reads it (per lane).
+    fn load_place(&mut self, p: &Place) -> Result<Option<VVal>> {
+        Ok(Some(match &p.kind {
+            PlaceKind::Local(id) if self.vars.contains_key(id) => self.get_local(*id)?,
+            PlaceKind::Deref(ptr) if memory_scalar(&p.ty.ty) => {
+                let addr = self.vexpr(ptr)?;
+                self.load_mem(addr, &p.ty.ty)?
+            }
+            PlaceKind::Lanes { vector, lanes } if soa_type(&vector.ty.ty).is_some() => {
+                let (vt, _) = soa_type(&vector.ty.ty).expect("matched");
+                let v = if self.place_uniform(vector) {
+                    let load = Expr {
+                        kind: ExprKind::Load(vector.clone()),
+                        ty: vector.ty.ty.clone(),
+                        span: vector.span,
+                    };
+                    VVal::U(self.l.expr(&load)?)
+                } else {
+                    match self.load_place(vector)? {
+                        Some(v) => v,
+                        None => return Ok(None),
+                    }
+                };
+                if let VVal::U(x) = &v {
+                    let picked = lanes
+                        .iter()
+                        .map(|&l| x.get(l as usize).copied().unwrap_or(x[0]))
+                        .collect();
+                    return Ok(Some(VVal::U(picked)));
+                }
+                let cs = self.components(&v, &vector.ty.ty, vt);
+                let picked: Vec<Value> = lanes
+                    .iter()
+                    .map(|&l| cs.get(l as usize).copied().unwrap_or(cs[0]))
+                    .collect();
+                if picked.len() == 1 {
+                    VVal::V(picked[0])
+                } else {
+                    VVal::S(picked)
+                }
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// `c ? a : b` with a uniform `c`: one side only, as a branch.

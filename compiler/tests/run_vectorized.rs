@@ -285,6 +285,21 @@ kernel void vec2ops(global const float2 *a, global float2 *out) {
     if (v.x > 0.0f) w = clamp(w, -0.5f, 0.5f) + sqrt(fabs(v));
     out[i] = min(w, v.yx) + (float2)(i);
 }
+kernel void shadows(global const float *spheres, global float *out, int count) {
+    int i = get_global_id(0);
+    int hit = i % 3 - 1;
+    float acc = 0.0f;
+    if (hit >= 0) {
+        int seen = 0;
+        for (int s = 0; s < count; s++) {
+            float r = spheres[2 * s] + spheres[2 * s + 1];
+            if (s != hit && r > 0.5f) acc += r * i;
+            seen += 2;
+        }
+        acc += seen;
+    }
+    out[i] = acc;
+}
 kernel void wider(global const float8 *a, global float *out) {
     int i = get_global_id(0);
     float8 v = a[i];
@@ -726,6 +741,39 @@ fn vector_types_run_as_one_register_per_component() {
             want.push(m + i as f32);
         }
     }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn variables_uniform_inside_a_divergent_region() {
+    let n = 23;
+    let spheres = floats(16, 21);
+    let count = 8;
+    let out = both(
+        SOURCE,
+        "shadows",
+        range_1d(n, n),
+        &|| (vec![spheres.clone(), vec![0.0f32; n]], vec![count as u64]),
+        true,
+    );
+    let want: Vec<f32> = (0..n as i32)
+        .map(|i| {
+            let hit = i % 3 - 1;
+            let mut acc = 0.0f32;
+            if hit >= 0 {
+                let mut seen = 0;
+                for s in 0..count {
+                    let r = spheres[2 * s] + spheres[2 * s + 1];
+                    if s as i32 != hit && r > 0.5 {
+                        acc += r * i as f32;
+                    }
+                    seen += 2;
+                }
+                acc += seen as f32;
+            }
+            acc
+        })
+        .collect();
     assert_eq!(out, want);
 }
 

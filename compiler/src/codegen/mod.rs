@@ -10,6 +10,10 @@
 //! variables; arrays, structs and address-taken variables live in stack slots; `__local`
 //! variables in the work-group's local memory.
 //!
+//! A kernel without barriers also gets a vectorized row function (`simd`) that runs 4
+//! work-items of dimension 0 per step in SIMD registers; its scalar row function runs the
+//! rest of the row (`ItemContext`'s `row_start`).
+//!
 //! Kernels with barriers are split into region functions around them (`func.rs`,
 //! `define_barrier_kernel`), or, where their barriers are not in structured control flow,
 //! run as resumable work-item functions (`func/resumable.rs`).
@@ -257,7 +261,7 @@ pub fn compile(
         // Kernels without barriers may also get a row function that runs 4 work-items per
         // step (`simd`); the reason it does not is reported in the build log.
         let vector_row = match plan {
-            None => simd::define_vector_row(&mut state, f, &mut fctx, options),
+            None => simd::define_vector_row(&mut state, f, options),
             Some(_) => Err("it has barriers (regions are not vectorized yet)".to_string()),
         };
         let entry = define_work_group_function(

@@ -117,6 +117,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
         self.l.b.switch_to_block(entry);
         self.l.item = self.l.b.block_params(entry)[0];
         self.l.setup_storage(Some(&address_taken(body)), None);
+        self.add_region_uniforms(body);
         let flags = MemFlagsData::trusted();
         let group = self.l.group();
         let size = self
@@ -661,7 +662,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
     /// Whether some lanes may leave (or skip to the next iteration of) the loop whose body
     /// this is while others stay: a `break`, `continue` or `return` under a varying
     /// condition (inner loops' own `break`s and `continue`s excepted).
-    fn leaves_under_varying(&self, block: &[Stmt], under: bool) -> bool {
+    pub(super) fn leaves_under_varying(&self, block: &[Stmt], under: bool) -> bool {
         block.iter().any(|s| match &s.kind {
             StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) => under,
             StmtKind::Block(b) => self.leaves_under_varying(b, under),

@@ -32,6 +32,7 @@
 mod check;
 mod expr;
 mod lower;
+mod regions;
 mod value;
 
 use std::sync::OnceLock;
@@ -59,7 +60,6 @@ fn enabled() -> bool {
 pub(super) fn define_vector_row(
     state: &mut ModuleState,
     f: &tir::Function,
-    _fctx: &mut FunctionBuilderContext,
     options: &CodegenOptions,
 ) -> Result<ClifFuncId, String> {
     if options.scalar_only || !enabled() {

@@ -29,9 +29,11 @@
 //! runs scalar, with the reason in the build log (`CLIFT_LOG=build`). `CLIFT_VECTORIZE=0`
 //! turns the vectorizer off.
 
+mod builtins;
 mod check;
 mod expr;
 mod lower;
+mod memory;
 mod regions;
 mod value;
 

@@ -1,0 +1,203 @@
+//! Builtins of a step's work-items: the work-item ids as sequences, the cheap math in
+//! registers (the same instructions as the scalar lowering's), the rest per lane.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{self, InstBuilder, Value, types};
+
+use super::super::func::{Result, constant_dimension};
+use super::lower::VecLower;
+use super::value::{VVal, lane_order, soa_type, vec_type};
+use crate::frontend::tir::Expr;
+use crate::frontend::types::Scalar;
+
+impl VecLower<'_, '_> {
+    /// Builtins: the work-item ids as sequences, the cheap math in registers (the same
+    /// instructions as the scalar lowering's), the rest per lane.
+    pub(super) fn builtin(&mut self, e: &Expr, name: &str, args: &[Expr]) -> Result<VVal> {
+        if matches!(name, "get_global_id" | "get_local_id") && constant_dimension(args) == Some(0) {
+            let counter = if name == "get_global_id" {
+                self.l.global_x
+            } else {
+                self.l.local_x
+            };
+            if let Some(var) = counter {
+                return Ok(VVal::Seq {
+                    base: self.l.b.use_var(var),
+                    stride: 1,
+                    exact: true,
+                    id: true,
+                });
+            }
+        }
+        let float_scalar = e.ty.scalar() == Some(Scalar::Float) && !e.ty.is_vector();
+        // dot of float vectors: the scalar lowering's products and sums, in its order.
+        if name == "dot"
+            && float_scalar
+            && args.len() == 2
+            && args[0].ty == args[1].ty
+            && soa_type(&args[0].ty).is_some_and(|(vt, _)| vt == types::F32X4)
+        {
+            let (a, b) = (self.vexpr(&args[0])?, self.vexpr(&args[1])?);
+            let xs = self.components(&a, &args[0].ty, types::F32X4);
+            let ys = self.components(&b, &args[1].ty, types::F32X4);
+            let mut acc = self.l.b.ins().fmul(xs[0], ys[0]);
+            for (x, y) in xs.iter().zip(&ys).skip(1) {
+                let p = self.l.b.ins().fmul(*x, *y);
+                acc = self.l.b.ins().fadd(acc, p);
+            }
+            return Ok(VVal::V(acc));
+        }
+        if name == "rsqrt" && float_scalar && args.len() == 1 && args[0].ty == e.ty {
+            let v = self.vexpr(&args[0])?;
+            let x = self.vector(&v, types::F32X4);
+            return Ok(VVal::V(self.rsqrt(x)));
+        }
+        let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
+            (Some(vt), _) => (vt, 0),
+            (None, Some((vt, n))) => (vt, n),
+            _ => return self.per_lane(e),
+        };
+        let scalar_select = name == "select" && n == 0;
+        if !(scalar_select || args.iter().all(|a| a.ty == e.ty)) {
+            return self.per_lane(e);
+        }
+        let float = vt == types::F32X4;
+        let signed = e.ty.element().is_some_and(Scalar::is_signed);
+        let simd = match name {
+            "sqrt" | "native_sqrt" | "half_sqrt" | "fabs" | "native_divide" | "native_recip" => {
+                float
+            }
+            "mad" => float && !self.l.mad_enable,
+            "min" | "max" | "clamp" => true,
+            "select" => {
+                n == 0
+                    && args.len() == 3
+                    && args[0].ty == e.ty
+                    && args[1].ty == e.ty
+                    && vec_type(&args[2].ty) == Some(types::I32X4)
+            }
+            _ => false,
+        };
+        if !simd {
+            return self.per_lane(e);
+        }
+        let mut values = Vec::new();
+        for a in args {
+            values.push(self.vexpr(a)?);
+        }
+        if n == 0 {
+            let xs: Vec<Value> = args
+                .iter()
+                .zip(&values)
+                .map(|(a, v)| {
+                    let at = vec_type(&a.ty).unwrap_or(vt);
+                    self.vector(v, at)
+                })
+                .collect();
+            return Ok(VVal::V(self.simd_builtin(name, &xs, float, signed)));
+        }
+        // Vectors: component by component.
+        let cs = (0..n)
+            .map(|c| {
+                let xs: Vec<Value> = values.iter().map(|v| self.component(v, c, vt)).collect();
+                self.simd_builtin(name, &xs, float, signed)
+            })
+            .collect();
+        Ok(VVal::S(cs))
+    }
+
+    /// The register form of a cheap builtin on registers `xs` (the scalar lowering's
+    /// instructions, lane by lane).
+    fn simd_builtin(&mut self, name: &str, xs: &[Value], float: bool, signed: bool) -> Value {
+        match name {
+            "sqrt" | "native_sqrt" | "half_sqrt" => self.l.b.ins().sqrt(xs[0]),
+            "fabs" => self.l.b.ins().fabs(xs[0]),
+            "native_divide" => self.l.b.ins().fdiv(xs[0], xs[1]),
+            "native_recip" => {
+                let one = self.l.b.ins().f32const(1.0);
+                let one = self.l.b.ins().splat(types::F32X4, one);
+                self.l.b.ins().fdiv(one, xs[0])
+            }
+            "mad" => {
+                let p = self.l.b.ins().fmul(xs[0], xs[1]);
+                self.l.b.ins().fadd(p, xs[2])
+            }
+            "min" | "max" if float => {
+                // As the scalar lowering: max is `x < y ? y : x`, min `x > y ? y : x`.
+                let cc = if name == "max" {
+                    FloatCC::LessThan
+                } else {
+                    FloatCC::GreaterThan
+                };
+                let c = self.l.b.ins().fcmp(cc, xs[0], xs[1]);
+                self.select_v(c, xs[1], xs[0])
+            }
+            "clamp" if float => {
+                let c = self.l.b.ins().fcmp(FloatCC::LessThan, xs[0], xs[1]);
+                let m = self.select_v(c, xs[1], xs[0]);
+                let c = self.l.b.ins().fcmp(FloatCC::GreaterThan, m, xs[2]);
+                self.select_v(c, xs[2], m)
+            }
+            "min" if signed => self.l.b.ins().smin(xs[0], xs[1]),
+            "min" => self.l.b.ins().umin(xs[0], xs[1]),
+            "max" if signed => self.l.b.ins().smax(xs[0], xs[1]),
+            "max" => self.l.b.ins().umax(xs[0], xs[1]),
+            "clamp" => {
+                let m = if signed {
+                    self.l.b.ins().smax(xs[0], xs[1])
+                } else {
+                    self.l.b.ins().umax(xs[0], xs[1])
+                };
+                if signed {
+                    self.l.b.ins().smin(m, xs[2])
+                } else {
+                    self.l.b.ins().umin(m, xs[2])
+                }
+            }
+            _ => {
+                // select(a, b, c): b where c is not zero (scalars test nonzero, 6.12.6).
+                let zero = self.zero(types::I32X4);
+                let c = self.l.b.ins().icmp(IntCC::NotEqual, xs[2], zero);
+                self.select_v(c, xs[1], xs[0])
+            }
+        }
+    }
+
+    /// `rsqrt` of each lane as the scalar lowering computes it: `1 / sqrt(x)` in double,
+    /// rounded to float once (two lanes per double register).
+    fn rsqrt(&mut self, x: Value) -> Value {
+        let bytes = |b: &mut Self, order: [u8; 16]| {
+            b.l.b
+                .func
+                .dfg
+                .immediates
+                .push(ir::ConstantData::from(order.to_vec()))
+        };
+        let as_bytes = |b: &mut Self, v: Value| b.l.b.ins().bitcast(types::I8X16, lane_order(), v);
+        let xb = as_bytes(self, x);
+        // Lanes 2 and 3 moved down to 0 and 1.
+        let high = bytes(
+            self,
+            [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
+        );
+        let hb = self.l.b.ins().shuffle(xb, xb, high);
+        let hx = self.l.b.ins().bitcast(types::F32X4, lane_order(), hb);
+        let half = |b: &mut Self, v: Value| {
+            let wide = b.l.b.ins().fvpromote_low(v);
+            let root = b.l.b.ins().sqrt(wide);
+            let one = b.l.b.ins().f64const(1.0);
+            let one = b.l.b.ins().splat(types::F64X2, one);
+            let r = b.l.b.ins().fdiv(one, root);
+            let narrow = b.l.b.ins().fvdemote(r);
+            b.l.b.ins().bitcast(types::I8X16, lane_order(), narrow)
+        };
+        let (lo, hi) = (half(self, x), half(self, hx));
+        // Lanes 0 and 1 of each.
+        let join = bytes(
+            self,
+            [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23],
+        );
+        let r = self.l.b.ins().shuffle(lo, hi, join);
+        self.l.b.ins().bitcast(types::F32X4, lane_order(), r)
+    }
+}

@@ -267,15 +267,18 @@ impl<'a, 'b> VecLower<'a, 'b> {
     }
 
     fn block(&mut self, stmts: &[Stmt]) -> Result<()> {
+        // Where the rest of a divergent block goes once its lanes have all left it.
+        let mut end = None;
         for s in stmts {
             if self.terminated() {
                 let b = self.l.b.create_block();
                 self.l.b.switch_to_block(b);
             }
             self.statement(s)?;
+            let one = std::slice::from_ref(s);
             if let (Some(live), Some(latch)) = (self.live, self.latch)
                 && self.varying_flow == 0
-                && has_return(std::slice::from_ref(s))
+                && has_return(one)
                 && !self.terminated()
             {
                 // Every lane may have returned: the step is over.
@@ -284,7 +287,22 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 let go_on = self.l.b.create_block();
                 self.l.b.ins().brif(any, go_on, &[], latch, &[]);
                 self.l.b.switch_to_block(go_on);
+            } else if self.varying_flow > 0 && leaves(one) && !self.terminated() {
+                // After a `break`, `continue` or `return` some lanes took, the rest of the
+                // block runs only if any lane is left (nothing of it runs for none: not
+                // even a uniform load).
+                if let Some(m) = self.mask() {
+                    let any = self.l.b.ins().vany_true(m);
+                    let go_on = self.l.b.create_block();
+                    let target = *end.get_or_insert_with(|| self.l.b.create_block());
+                    self.l.b.ins().brif(any, go_on, &[], target, &[]);
+                    self.l.b.switch_to_block(go_on);
+                }
             }
+        }
+        if let Some(end) = end {
+            self.jump(end);
+            self.l.b.switch_to_block(end);
         }
         Ok(())
     }
@@ -818,6 +836,16 @@ impl<'a, 'b> VecLower<'a, 'b> {
         }
         Ok(self.assemble(lanes, &e.ty))
     }
+}
+
+/// Whether `block` has a `break`, `continue` or `return` at any depth.
+fn leaves(block: &[Stmt]) -> bool {
+    super::super::func::any_statement(block, &|s| {
+        matches!(
+            s,
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(_)
+        )
+    })
 }
 
 /// Whether `block` has a `return` at any depth.

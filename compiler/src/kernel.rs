@@ -141,6 +141,9 @@ impl Execution {
 pub struct KernelCode {
     /// How its work-items run.
     pub execution: Execution,
+    /// How many work-items of dimension 0 its loop runs per step with SIMD instructions
+    /// (`codegen/simd`), or why it runs them one at a time.
+    pub vectorized: Result<u32, String>,
     pub name: String,
     pub params: Vec<KernelParam>,
     /// The size of the argument block.

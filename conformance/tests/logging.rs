@@ -142,15 +142,25 @@ fn every_category_writes_what_it_promises() {
     ] {
         assert!(built.contains(part), "{part} in {built}");
     }
-    // How each kernel runs, and why a kernel falls back to resumable barriers.
+    // How each kernel runs, and why a kernel falls back to resumable barriers or is not
+    // vectorized.
     assert!(
-        text.contains("\n  kernel twice runs as a loop over its work-items\n"),
+        text.contains(
+            "\n  kernel twice runs as a loop over its work-items, 4 work-items per step \
+             (vectorized)\n"
+        ),
         "{text}"
     );
     assert!(
         text.contains(
             "\n  kernel jumpy runs as a resumable work-item function: the work-group planner \
              cannot split it at its barriers"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "half as fast, not vectorized: it has barriers (regions are not vectorized yet)\n"
         ),
         "{text}"
     );

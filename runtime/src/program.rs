@@ -113,6 +113,8 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
         codegen: clift_compiler::codegen::CodegenOptions {
             kernel_arg_info: options.kernel_arg_info,
             mad_enable: options.mad_enable,
+            // CLIFT_VECTORIZE=0 (read by the compiler) turns vectorization off.
+            scalar_only: false,
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,
@@ -552,7 +554,17 @@ fn observe_build(
     let execution: String = built
         .kernels
         .iter()
-        .map(|k| format!("\n  kernel {} runs as {}", k.name, k.execution.describe()))
+        .map(|k| {
+            let simd = match &k.vectorized {
+                Ok(n) => format!(", {n} work-items per step (vectorized)"),
+                Err(why) => format!(", not vectorized: {why}"),
+            };
+            format!(
+                "\n  kernel {} runs as {}{simd}",
+                k.name,
+                k.execution.describe()
+            )
+        })
         .collect();
     let stages: Vec<String> = built
         .stage_times

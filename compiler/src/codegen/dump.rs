@@ -170,7 +170,7 @@ pub fn machine_code(name: &str, ctx: &Context) {
     }
 }
 
-/// The uniform variables of each kernel ([`super::uniform`]), as a stage's text.
+/// The uniform variables of each kernel ([`crate::passes::uniform`]), as a stage's text.
 pub fn uniform(program: &tir::Program) {
     if !stages_wanted() {
         return;

@@ -16,6 +16,10 @@
 //! resumable work-item functions (`func/resumable.rs`). The lowering of one function is
 //! `func/`: `mod.rs` (variables, places, calls), `expr.rs`, `stmt.rs`, `rows.rs` (the row
 //! loops and the functions of a kernel's plan).
+//!
+//! A kernel without barriers also gets a vectorized row function (`simd`) that runs 4
+//! work-items of dimension 0 per step in SIMD registers; its scalar row function runs the
+//! rest of the row (`ItemContext`'s `row_start`).
 
 mod builtins;
 pub mod dump;
@@ -26,6 +30,7 @@ mod layout;
 pub mod link;
 mod ops;
 mod pool;
+mod simd;
 mod work_group;
 
 use std::collections::HashMap;
@@ -54,12 +59,15 @@ pub(crate) mod item_context {
     /// item (a row function counts from it): set by the work-group function so that row
     /// functions read them once (Cranelift does not hoist the arithmetic out of loops).
     pub const GLOBAL_ID: i32 = 48;
-    pub const SIZE: u32 = 72;
+    /// The local id of dimension 0 a kernel's scalar row function starts at: 0, or the
+    /// number of items its vectorized row function (`simd`) already ran.
+    pub const ROW_START: i32 = 72;
+    pub const SIZE: u32 = 80;
 }
 
 /// What every work-item function receives (built on the work-group function's stack):
 /// `{ group: *const WorkGroup, args: *const u8, local_id: [u64; 3], frame: *mut u8,
-/// global_id: [u64; 3] }`.
+/// global_id: [u64; 3], row_start: u64 }`.
 pub struct ItemContext;
 
 /// Whether the environment variable `var` is set to anything but empty or `0` (read once,
@@ -106,6 +114,9 @@ pub struct CodegenOptions {
     pub kernel_arg_info: bool,
     /// `-cl-mad-enable` / fast math: `mad` may fuse.
     pub mad_enable: bool,
+    /// Run every work-item loop one item at a time, as `CLIFT_VECTORIZE=0` does (tests
+    /// compare the two).
+    pub scalar_only: bool,
 }
 
 /// Symbols the generated code may call: the builtins library.
@@ -238,10 +249,25 @@ pub fn compile(
         }
     }
     let mut entries = Vec::new();
+    let mut vectorized = HashMap::new();
     for (id, f) in program.kernels() {
         let (layout, static_local) = layout::kernel_layout(f);
         let plan = plans.get(&id);
-        let entry = work_group::define_work_group_function(&mut state, id, f, plan, &mut fctx)?;
+        // Kernels without barriers may also get a row function that runs 4 work-items per
+        // step (`simd`); the reason it does not is reported in the build log.
+        let vector_row = match plan {
+            None => simd::define_vector_row(&mut state, f, options),
+            Some(_) => Err("it has barriers (regions are not vectorized yet)".to_string()),
+        };
+        let entry = work_group::define_work_group_function(
+            &mut state,
+            id,
+            f,
+            plan,
+            vector_row.clone().ok(),
+            &mut fctx,
+        )?;
+        vectorized.insert(id, vector_row.map(|_| simd::WIDTH as u32));
         let frame_size = plan.map_or(0, |p| p.frame_size as usize);
         entries.push((id, entry, layout, static_local, frame_size));
     }
@@ -273,6 +299,9 @@ pub fn compile(
         };
         kernels.push(KernelCode {
             execution,
+            vectorized: vectorized
+                .remove(&id)
+                .unwrap_or_else(|| Err("not a kernel".into())),
             name: f.name.to_string(),
             params: kernel_params(f, &info, &layout),
             args_size: layout.size,

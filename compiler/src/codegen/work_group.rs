@@ -226,6 +226,7 @@ pub(super) fn define_work_group_function(
     kernel: FuncId,
     f: &tir::Function,
     plan: Option<&BarrierPlan>,
+    vector_row: Option<ClifFuncId>,
     fctx: &mut FunctionBuilderContext,
 ) -> Result<ClifFuncId> {
     let ptr = ir::types::I64;
@@ -264,13 +265,20 @@ pub(super) fn define_work_group_function(
             rows_only: false,
             loops: Vec::new(),
             done_flag: plan.map(|p| p.done_flag),
+            vector: None,
         };
         match plan {
             None => {
                 let callee = state
                     .module
                     .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
-                // The kernel's function loops over dimension 0 itself: one call per row.
+                // The kernel's function loops over dimension 0 itself: one call per row,
+                // after the vectorized row function's, which says where the row goes on.
+                wg.vector = vector_row.map(|v| state.module.declare_func_in_func(v, b.func));
+                if wg.vector.is_none() {
+                    let zero = b.ins().iconst(ptr, 0);
+                    b.ins().store(flags, zero, item, item_context::ROW_START);
+                }
                 wg.rows_only = true;
                 wg.all_items(&mut b, callee);
             }
@@ -313,6 +321,9 @@ struct GroupEmitter {
     loops: Vec<(ir::Block, ir::Block)>,
     /// The frame offset of the items' "done" flags (kernels with barriers).
     done_flag: Option<u32>,
+    /// The kernel's vectorized row function (`simd`): called before the scalar one, its
+    /// result is the local id the scalar row function starts at.
+    vector: Option<ir::FuncRef>,
 }
 
 impl GroupEmitter {
@@ -390,6 +401,12 @@ impl GroupEmitter {
                         b.ins().iadd_imm_s(n, 1)
                     };
                     b.def_var(linear, next);
+                }
+                if let Some(vector) = self.vector {
+                    let call = b.ins().call(vector, &[self.item]);
+                    let done = b.inst_results(call)[0];
+                    b.ins()
+                        .store(flags, done, self.item, item_context::ROW_START);
                 }
                 b.ins().call(callee, &[self.item]);
                 b.ins().jump(latch[0], &[]);

@@ -25,6 +25,7 @@ fn code(
 ) -> Arc<KernelCode> {
     Arc::new(KernelCode {
         execution: clift_compiler::kernel::Execution::WorkItemLoop,
+        vectorized: Err("a test kernel".into()),
         name: "test".into(),
         params,
         args_size,

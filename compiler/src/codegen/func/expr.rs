@@ -333,7 +333,7 @@ impl Lower<'_, '_> {
     }
 
     /// A binary operation on lanes (scalar operands of vectors already splatted by sema).
-    pub(super) fn binary(
+    pub(in crate::codegen) fn binary(
         &mut self,
         op: BinaryOp,
         l: Lanes,
@@ -412,7 +412,12 @@ impl Lower<'_, '_> {
     }
 
     /// Converts lanes of type `from` to type `to` (same lane count, or scalar to vector).
-    pub(super) fn convert_to(&mut self, v: Lanes, from: &Type, to: &Type) -> Result<Lanes> {
+    pub(in crate::codegen) fn convert_to(
+        &mut self,
+        v: Lanes,
+        from: &Type,
+        to: &Type,
+    ) -> Result<Lanes> {
         if from == to {
             return Ok(v);
         }

@@ -24,7 +24,7 @@ mod rows;
 mod stmt;
 
 pub(super) use resumable::{define_resumable_kernel, splits_at_barriers};
-pub(super) use rows::constant_dimension;
+pub(super) use rows::{constant_dimension, reads_local_id_from_memory};
 use stmt::SwitchExit;
 
 pub(super) type Lanes = Vec<Value>;
@@ -45,7 +45,7 @@ pub(super) fn unsupported<T>(what: impl Into<String>) -> Result<T> {
 const STACK_ALIGN: u32 = 16;
 
 /// Where a variable lives.
-enum Storage {
+pub(in crate::codegen) enum Storage {
     /// In SSA variables, one per lane.
     Vars(Vec<Variable>),
     /// In a stack slot of the work-item function, at its first address that is a multiple of
@@ -64,7 +64,7 @@ enum Storage {
 
 /// A place, resolved.
 #[derive(Clone)]
-enum PlaceRef {
+pub(in crate::codegen) enum PlaceRef {
     Var(LocalId),
     Mem(Value),
     Lanes(Box<PlaceRef>, Vec<u8>, Scalar, u8),
@@ -153,7 +153,7 @@ pub(super) struct Lower<'a, 'b> {
     func: &'a tir::Function,
     /// The item context pointer (the function's first parameter).
     pub item: Value,
-    storage: Vec<Storage>,
+    pub(in crate::codegen) storage: Vec<Storage>,
     labels: HashMap<u32, Block>,
     breaks: Vec<Block>,
     /// The `break`s of each switch being lowered, gathered in join blocks (see
@@ -253,7 +253,11 @@ impl Lower<'_, '_> {
     /// Decides where each variable lives: in frames (for kernels with barriers), or in SSA
     /// variables unless its address is taken, else in a stack slot; `__local` variables in
     /// local memory.
-    fn setup_storage(&mut self, taken: Option<&HashSet<LocalId>>, frames: Option<&FrameLayout>) {
+    pub(in crate::codegen) fn setup_storage(
+        &mut self,
+        taken: Option<&HashSet<LocalId>>,
+        frames: Option<&FrameLayout>,
+    ) {
         let (local_memory, _) = local_offsets(self.func);
         for (i, local) in self.func.locals.iter().enumerate() {
             let id = LocalId(i as u32);
@@ -319,7 +323,7 @@ impl Lower<'_, '_> {
     }
 
     /// A kernel's argument values, read from the argument block (structs by address).
-    fn kernel_arguments(&mut self) -> Result<Vec<Lanes>> {
+    pub(in crate::codegen) fn kernel_arguments(&mut self) -> Result<Vec<Lanes>> {
         let flags = MemFlagsData::trusted();
         let mut values = Vec::new();
         {
@@ -381,7 +385,12 @@ impl Lower<'_, '_> {
         Ok(values)
     }
 
-    fn store_local(&mut self, id: LocalId, ty: &Type, value: Lanes) -> Result<()> {
+    pub(in crate::codegen) fn store_local(
+        &mut self,
+        id: LocalId,
+        ty: &Type,
+        value: Lanes,
+    ) -> Result<()> {
         let place = self.local_ref(id);
         self.store(&place, ty, value)
     }
@@ -563,7 +572,7 @@ impl Lower<'_, '_> {
     }
 
     /// Reads a place of type `ty`: its lanes, or (for structs and arrays) its address.
-    fn load(&mut self, p: &PlaceRef, ty: &Type) -> Result<Lanes> {
+    pub(in crate::codegen) fn load(&mut self, p: &PlaceRef, ty: &Type) -> Result<Lanes> {
         match p {
             PlaceRef::Var(id) => {
                 let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
@@ -599,7 +608,12 @@ impl Lower<'_, '_> {
         }
     }
 
-    fn store(&mut self, p: &PlaceRef, ty: &Type, value: Lanes) -> Result<()> {
+    pub(in crate::codegen) fn store(
+        &mut self,
+        p: &PlaceRef,
+        ty: &Type,
+        value: Lanes,
+    ) -> Result<()> {
         match p {
             PlaceRef::Var(id) => {
                 let Storage::Vars(vars) = &self.storage[id.0 as usize] else {

@@ -34,6 +34,15 @@ impl Lower<'_, '_> {
         let arguments = self.kernel_arguments()?;
         let gx = self.global_counter(body);
         let row = self.row_loop();
+        // The row starts after the items its vectorized row function ran (`codegen/simd`).
+        let start = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.item, item_context::ROW_START);
+        self.b.def_var(row.x, start);
+        let first = self.b.use_var(gx);
+        let first = self.b.ins().iadd(first, start);
+        self.b.def_var(gx, first);
         let (x, latch) = (row.x, row.latch);
         self.enter_row(&row, size);
         if reads_local_id_from_memory(self.func, body) {
@@ -106,7 +115,7 @@ impl Lower<'_, '_> {
 
     /// A row loop's counter of global ids of dimension 0, from the row's first item's; and
     /// the work-item functions of constant dimension the body calls, read once for the row.
-    pub(super) fn global_counter(&mut self, body: &[Stmt]) -> Variable {
+    pub(in crate::codegen) fn global_counter(&mut self, body: &[Stmt]) -> Variable {
         let flags = MemFlagsData::trusted();
         let first = self
             .b
@@ -317,7 +326,7 @@ struct RowLoop {
 /// Whether a kernel's body may read its work-item's local id of dimension 0 from the item
 /// context rather than from the row loop's counter: `get_local_id`/`get_global_id` with a
 /// dimension that is not the constant 0, and every function it calls.
-fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
+pub(in crate::codegen) fn reads_local_id_from_memory(f: &tir::Function, body: &[Stmt]) -> bool {
     !f.callees.is_empty()
         || work_item_queries(body).iter().any(|&(function, dim)| {
             matches!(

@@ -17,7 +17,7 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn statement(&mut self, s: &Stmt) -> Result<()> {
+    pub(in crate::codegen) fn statement(&mut self, s: &Stmt) -> Result<()> {
         match &s.kind {
             StmtKind::Expr(_) if self.resume.is_some() && is_barrier(s) => self.suspend(),
             StmtKind::Expr(e) => {

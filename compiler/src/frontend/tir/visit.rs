@@ -223,6 +223,12 @@ pub fn for_each_place_expr_mut(p: &mut Place, f: &mut dyn FnMut(&mut Expr)) {
     walk_place_mut(&mut EachMut(f), p);
 }
 
+/// Calls `f` with each expression the statements of `block` hold at any depth (their
+/// conditions, steps, initializers, values), not with the operands of those expressions.
+pub fn for_each_stmt_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    walk_block(&mut Each(f), block);
+}
+
 /// Calls `f` with every expression of `block` at any depth, each before its operands.
 pub fn for_each_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
     walk_block(&mut Every(f), block);

@@ -1,0 +1,204 @@
+//! Builtins of a step's work-items: the work-item ids as sequences, the cheap math in
+//! registers (the same instructions as the scalar lowering's), the rest per lane.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{self, InstBuilder, Value, types};
+
+use super::super::func::{Result, constant_dimension};
+use super::lower::VecLower;
+use super::value::{VVal, lane_order, soa_type, vec_type};
+use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr};
+use crate::frontend::types::Scalar;
+
+impl VecLower<'_, '_> {
+    /// Builtins: the work-item ids as sequences, the cheap math in registers (the same
+    /// instructions as the scalar lowering's), the rest per lane.
+    pub(super) fn builtin(&mut self, e: &Expr, id: BuiltinId, args: &[Expr]) -> Result<VVal> {
+        let f = id.function();
+        if matches!(f, F::GetGlobalId | F::GetLocalId) && constant_dimension(args) == Some(0) {
+            let counter = if f == F::GetGlobalId {
+                self.l.global_x
+            } else {
+                self.l.local_x
+            };
+            if let Some(var) = counter {
+                return Ok(VVal::Seq {
+                    base: self.l.b.use_var(var),
+                    stride: 1,
+                    exact: true,
+                    id: true,
+                });
+            }
+        }
+        let float_scalar = e.ty.scalar() == Some(Scalar::Float) && !e.ty.is_vector();
+        // dot of float vectors: the scalar lowering's products and sums, in its order.
+        if f == F::Dot
+            && float_scalar
+            && args.len() == 2
+            && args[0].ty == args[1].ty
+            && soa_type(&args[0].ty).is_some_and(|(vt, _)| vt == types::F32X4)
+        {
+            let (a, b) = (self.vexpr(&args[0])?, self.vexpr(&args[1])?);
+            let xs = self.components(&a, &args[0].ty, types::F32X4);
+            let ys = self.components(&b, &args[1].ty, types::F32X4);
+            let mut acc = self.l.b.ins().fmul(xs[0], ys[0]);
+            for (x, y) in xs.iter().zip(&ys).skip(1) {
+                let p = self.l.b.ins().fmul(*x, *y);
+                acc = self.l.b.ins().fadd(acc, p);
+            }
+            return Ok(VVal::V(acc));
+        }
+        if f == F::Rsqrt && float_scalar && args.len() == 1 && args[0].ty == e.ty {
+            let v = self.vexpr(&args[0])?;
+            let x = self.vector(&v, types::F32X4);
+            return Ok(VVal::V(self.rsqrt(x)));
+        }
+        let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
+            (Some(vt), _) => (vt, 0),
+            (None, Some((vt, n))) => (vt, n),
+            _ => return self.per_lane(e),
+        };
+        let scalar_select = f == F::Select && n == 0;
+        if !(scalar_select || args.iter().all(|a| a.ty == e.ty)) {
+            return self.per_lane(e);
+        }
+        let float = vt == types::F32X4;
+        let signed = e.ty.element().is_some_and(Scalar::is_signed);
+        let simd = match f {
+            F::Sqrt | F::NativeSqrt | F::HalfSqrt | F::Fabs | F::NativeDivide | F::NativeRecip => {
+                float
+            }
+            F::Mad => float && !self.l.mad_enable,
+            F::Min | F::Max | F::Clamp => true,
+            F::Select => {
+                n == 0
+                    && args.len() == 3
+                    && args[0].ty == e.ty
+                    && args[1].ty == e.ty
+                    && vec_type(&args[2].ty) == Some(types::I32X4)
+            }
+            _ => false,
+        };
+        if !simd {
+            return self.per_lane(e);
+        }
+        let mut values = Vec::new();
+        for a in args {
+            values.push(self.vexpr(a)?);
+        }
+        if n == 0 {
+            let xs: Vec<Value> = args
+                .iter()
+                .zip(&values)
+                .map(|(a, v)| {
+                    let at = vec_type(&a.ty).unwrap_or(vt);
+                    self.vector(v, at)
+                })
+                .collect();
+            return Ok(VVal::V(self.simd_builtin(f, &xs, float, signed)));
+        }
+        // Vectors: component by component.
+        let cs = (0..n)
+            .map(|c| {
+                let xs: Vec<Value> = values.iter().map(|v| self.component(v, c, vt)).collect();
+                self.simd_builtin(f, &xs, float, signed)
+            })
+            .collect();
+        Ok(VVal::S(cs))
+    }
+
+    /// The register form of a cheap builtin on registers `xs` (the scalar lowering's
+    /// instructions, lane by lane).
+    fn simd_builtin(&mut self, f: F, xs: &[Value], float: bool, signed: bool) -> Value {
+        match f {
+            F::Sqrt | F::NativeSqrt | F::HalfSqrt => self.l.b.ins().sqrt(xs[0]),
+            F::Fabs => self.l.b.ins().fabs(xs[0]),
+            F::NativeDivide => self.l.b.ins().fdiv(xs[0], xs[1]),
+            F::NativeRecip => {
+                let one = self.l.b.ins().f32const(1.0);
+                let one = self.l.b.ins().splat(types::F32X4, one);
+                self.l.b.ins().fdiv(one, xs[0])
+            }
+            F::Mad => {
+                let p = self.l.b.ins().fmul(xs[0], xs[1]);
+                self.l.b.ins().fadd(p, xs[2])
+            }
+            F::Min | F::Max if float => {
+                // As the scalar lowering: max is `x < y ? y : x`, min `x > y ? y : x`.
+                let cc = if f == F::Max {
+                    FloatCC::LessThan
+                } else {
+                    FloatCC::GreaterThan
+                };
+                let c = self.l.b.ins().fcmp(cc, xs[0], xs[1]);
+                self.select_v(c, xs[1], xs[0])
+            }
+            F::Clamp if float => {
+                let c = self.l.b.ins().fcmp(FloatCC::LessThan, xs[0], xs[1]);
+                let m = self.select_v(c, xs[1], xs[0]);
+                let c = self.l.b.ins().fcmp(FloatCC::GreaterThan, m, xs[2]);
+                self.select_v(c, xs[2], m)
+            }
+            F::Min if signed => self.l.b.ins().smin(xs[0], xs[1]),
+            F::Min => self.l.b.ins().umin(xs[0], xs[1]),
+            F::Max if signed => self.l.b.ins().smax(xs[0], xs[1]),
+            F::Max => self.l.b.ins().umax(xs[0], xs[1]),
+            F::Clamp => {
+                let m = if signed {
+                    self.l.b.ins().smax(xs[0], xs[1])
+                } else {
+                    self.l.b.ins().umax(xs[0], xs[1])
+                };
+                if signed {
+                    self.l.b.ins().smin(m, xs[2])
+                } else {
+                    self.l.b.ins().umin(m, xs[2])
+                }
+            }
+            _ => {
+                // select(a, b, c): b where c is not zero (scalars test nonzero, 6.12.6).
+                let zero = self.zero(types::I32X4);
+                let c = self.l.b.ins().icmp(IntCC::NotEqual, xs[2], zero);
+                self.select_v(c, xs[1], xs[0])
+            }
+        }
+    }
+
+    /// `rsqrt` of each lane as the scalar lowering computes it: `1 / sqrt(x)` in double,
+    /// rounded to float once (two lanes per double register).
+    fn rsqrt(&mut self, x: Value) -> Value {
+        let bytes = |b: &mut Self, order: [u8; 16]| {
+            b.l.b
+                .func
+                .dfg
+                .immediates
+                .push(ir::ConstantData::from(order.to_vec()))
+        };
+        let as_bytes = |b: &mut Self, v: Value| b.l.b.ins().bitcast(types::I8X16, lane_order(), v);
+        let xb = as_bytes(self, x);
+        // Lanes 2 and 3 moved down to 0 and 1.
+        let high = bytes(
+            self,
+            [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
+        );
+        let hb = self.l.b.ins().shuffle(xb, xb, high);
+        let hx = self.l.b.ins().bitcast(types::F32X4, lane_order(), hb);
+        let half = |b: &mut Self, v: Value| {
+            let wide = b.l.b.ins().fvpromote_low(v);
+            let root = b.l.b.ins().sqrt(wide);
+            let one = b.l.b.ins().f64const(1.0);
+            let one = b.l.b.ins().splat(types::F64X2, one);
+            let r = b.l.b.ins().fdiv(one, root);
+            let narrow = b.l.b.ins().fvdemote(r);
+            b.l.b.ins().bitcast(types::I8X16, lane_order(), narrow)
+        };
+        let (lo, hi) = (half(self, x), half(self, hx));
+        // Lanes 0 and 1 of each.
+        let join = bytes(
+            self,
+            [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23],
+        );
+        let r = self.l.b.ins().shuffle(lo, hi, join);
+        self.l.b.ins().bitcast(types::F32X4, lane_order(), r)
+    }
+}

@@ -1,0 +1,257 @@
+//! Memory of a step's work-items: one vector access where the lanes' elements are
+//! consecutive (known, or tested at run time) and every lane is active, else per lane, for
+//! the active lanes only.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
+use cranelift_frontend::Variable;
+
+use super::super::func::{Lanes, PlaceRef, Result};
+use super::super::ops::lane_types;
+use super::WIDTH;
+use super::lower::VecLower;
+use super::value::{VVal, vec_type};
+use crate::frontend::types::Type;
+
+impl VecLower<'_, '_> {
+    /// Reads memory of type `ty` at `addr` in the current lanes.
+    pub(super) fn load_mem(&mut self, addr: VVal, ty: &Type) -> Result<VVal> {
+        if let VVal::U(a) = &addr {
+            return Ok(VVal::U(self.l.load(&PlaceRef::Mem(a[0]), ty)?));
+        }
+        let vt = vec_type(ty);
+        if let (VVal::Seq { base, stride, .. }, Some(vt)) = (&addr, vt)
+            && *stride == ty.size() as i64
+        {
+            let base = *base;
+            let Some(m) = self.mask() else {
+                return Ok(VVal::V(self.l.b.ins().load(
+                    vt,
+                    MemFlagsData::new(),
+                    base,
+                    0,
+                )));
+            };
+            // Every lane active: one load; else only the active lanes' elements.
+            let result = self.l.b.declare_var(vt);
+            let all = self.l.b.ins().vall_true(m);
+            let (fast, slow, join) = (
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+            );
+            self.l.b.ins().brif(all, fast, &[], slow, &[]);
+            self.l.b.switch_to_block(fast);
+            let v = self.l.b.ins().load(vt, MemFlagsData::new(), base, 0);
+            self.l.b.def_var(result, v);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(slow);
+            let lanes = self.load_lanes(&addr, ty, Some(m))?;
+            let v = self.vector(&VVal::L(lanes), vt);
+            self.l.b.def_var(result, v);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(VVal::V(self.l.b.use_var(result)));
+        }
+        if let (Some(first), Some(vt)) = (self.consecutive(&addr, ty), vt) {
+            let result = self.l.b.declare_var(vt);
+            let (fast, slow, join) = (
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+            );
+            self.l.b.ins().brif(first.0, fast, &[], slow, &[]);
+            self.l.b.switch_to_block(fast);
+            let v = self.l.b.ins().load(vt, MemFlagsData::new(), first.1, 0);
+            self.l.b.def_var(result, v);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(slow);
+            let m = self.mask();
+            let lanes = self.load_lanes(&addr, ty, m)?;
+            let v = self.vector(&VVal::L(lanes), vt);
+            self.l.b.def_var(result, v);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(VVal::V(self.l.b.use_var(result)));
+        }
+        let m = self.mask();
+        let lanes = self.load_lanes(&addr, ty, m)?;
+        Ok(self.assemble(lanes, ty))
+    }
+
+    /// For an indexed address of elements of `ty` (one register's worth): whether, at run
+    /// time, every lane is active and the lanes' elements are consecutive (an `i8`), and
+    /// the first lane's address.
+    fn consecutive(&mut self, addr: &VVal, ty: &Type) -> Option<(Value, Value)> {
+        let VVal::Indexed {
+            base,
+            index,
+            signed,
+            scale,
+        } = *addr
+        else {
+            return None;
+        };
+        if scale != ty.size() as i64 || vec_type(ty).is_none() {
+            return None;
+        }
+        let first = self.l.b.ins().extractlane(index, 0);
+        let splat = self.l.b.ins().splat(types::I32X4, first);
+        let steps = self.iota(1);
+        let expect = self.l.b.ins().iadd(splat, steps);
+        let eq = self.l.b.ins().icmp(IntCC::Equal, index, expect);
+        let mut ok = self.l.b.ins().vall_true(eq);
+        // The index must not wrap around between the first and the last lane.
+        let (cc, max) = if signed {
+            (IntCC::SignedLessThanOrEqual, i64::from(i32::MAX) - WIDTH)
+        } else {
+            (IntCC::UnsignedLessThanOrEqual, i64::from(u32::MAX) - WIDTH)
+        };
+        let no_wrap = self.l.b.ins().icmp_imm_s(cc, first, max);
+        ok = self.l.b.ins().band(ok, no_wrap);
+        if let Some(m) = self.mask() {
+            let all = self.l.b.ins().vall_true(m);
+            ok = self.l.b.ins().band(ok, all);
+        }
+        let wide = if signed {
+            self.l.b.ins().sextend(types::I64, first)
+        } else {
+            self.l.b.ins().uextend(types::I64, first)
+        };
+        let offset = self.l.b.ins().imul_imm_s(wide, scale);
+        let address = self.l.b.ins().iadd(base, offset);
+        Some((ok, address))
+    }
+
+    /// Each lane's read of `ty` at its address, for the lanes of `guard` (zeros elsewhere).
+    fn load_lanes(&mut self, addr: &VVal, ty: &Type, guard: Option<Value>) -> Result<Vec<Lanes>> {
+        let addrs = self.lanes(addr);
+        let (t, n) = lane_types(ty).unwrap_or((types::I64, 1));
+        self.lanewise(guard, &vec![t; n], |s, k| {
+            s.l.load(&PlaceRef::Mem(addrs[k][0]), ty)
+        })
+    }
+
+    /// Writes `value` of type `ty` at `addr` in the current lanes only.
+    pub(super) fn store_mem(&mut self, addr: VVal, value: VVal, ty: &Type) -> Result<()> {
+        let mask = self.mask();
+        if let (VVal::Seq { base, stride, .. }, Some(vt)) = (&addr, vec_type(ty))
+            && *stride == ty.size() as i64
+        {
+            let base = *base;
+            let x = self.vector(&value, vt);
+            let Some(m) = mask else {
+                self.l.b.ins().store(MemFlagsData::new(), x, base, 0);
+                return Ok(());
+            };
+            let all = self.l.b.ins().vall_true(m);
+            let (fast, slow, join) = (
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+            );
+            self.l.b.ins().brif(all, fast, &[], slow, &[]);
+            self.l.b.switch_to_block(fast);
+            self.l.b.ins().store(MemFlagsData::new(), x, base, 0);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(slow);
+            self.store_lanes(&addr, &VVal::V(x), ty, Some(m))?;
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(());
+        }
+        if let (VVal::U(a), VVal::U(v)) = (&addr, &value) {
+            // The same value to the same place: once, if any lane stores it.
+            let (a, v) = (a[0], v.clone());
+            let Some(m) = mask else {
+                return self.l.store(&PlaceRef::Mem(a), ty, v);
+            };
+            let any = self.l.b.ins().vany_true(m);
+            let (run, join) = (self.l.b.create_block(), self.l.b.create_block());
+            self.l.b.ins().brif(any, run, &[], join, &[]);
+            self.l.b.switch_to_block(run);
+            self.l.store(&PlaceRef::Mem(a), ty, v)?;
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(());
+        }
+        if let (Some(first), Some(vt)) = (self.consecutive(&addr, ty), vec_type(ty)) {
+            let x = self.vector(&value, vt);
+            let (fast, slow, join) = (
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+                self.l.b.create_block(),
+            );
+            self.l.b.ins().brif(first.0, fast, &[], slow, &[]);
+            self.l.b.switch_to_block(fast);
+            self.l.b.ins().store(MemFlagsData::new(), x, first.1, 0);
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(slow);
+            self.store_lanes(&addr, &VVal::V(x), ty, mask)?;
+            self.l.b.ins().jump(join, &[]);
+            self.l.b.switch_to_block(join);
+            return Ok(());
+        }
+        self.store_lanes(&addr, &value, ty, mask)
+    }
+
+    /// Each lane's write, in lane order (the last work-item's value stays where several
+    /// write one place), for the lanes of `guard`.
+    fn store_lanes(
+        &mut self,
+        addr: &VVal,
+        value: &VVal,
+        ty: &Type,
+        guard: Option<Value>,
+    ) -> Result<()> {
+        let addrs = self.lanes(addr);
+        let values = self.lanes(value);
+        self.lanewise(guard, &[], |s, k| {
+            s.l.store(&PlaceRef::Mem(addrs[k][0]), ty, values[k].clone())?;
+            Ok(Vec::new())
+        })?;
+        Ok(())
+    }
+
+    /// Runs `f` for each lane of `guard` (every lane without one), in lane order; its
+    /// results (of `types`) are zeros for the lanes that did not run.
+    pub(super) fn lanewise(
+        &mut self,
+        guard: Option<Value>,
+        types: &[ir::Type],
+        mut f: impl FnMut(&mut Self, usize) -> Result<Lanes>,
+    ) -> Result<Vec<Lanes>> {
+        let mut vars = Vec::new();
+        for _ in 0..WIDTH {
+            let lane: Vec<Variable> = types
+                .iter()
+                .map(|&t| {
+                    let v = self.l.b.declare_var(t);
+                    let z = self.zero(t);
+                    self.l.b.def_var(v, z);
+                    v
+                })
+                .collect();
+            vars.push(lane);
+        }
+        for (k, lane) in vars.iter().enumerate() {
+            let next = self.l.b.create_block();
+            if let Some(m) = guard {
+                let run = self.l.b.create_block();
+                let on = self.lane_on(m, k as i64);
+                self.l.b.ins().brif(on, run, &[], next, &[]);
+                self.l.b.switch_to_block(run);
+            }
+            let values = f(self, k)?;
+            for (v, x) in lane.iter().zip(values) {
+                self.l.b.def_var(*v, x);
+            }
+            self.l.b.ins().jump(next, &[]);
+            self.l.b.switch_to_block(next);
+        }
+        Ok(vars
+            .iter()
+            .map(|lane| lane.iter().map(|v| self.l.b.use_var(*v)).collect())
+            .collect())
+    }
+}

@@ -1,0 +1,258 @@
+//! The values of one step's work-items, and the moves between their forms.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    self, ConstantData, Endianness, InstBuilder, MemFlagsData, Value, types,
+};
+
+use super::super::func::Lanes;
+use super::WIDTH;
+use super::lower::VecLower;
+use crate::frontend::types::{Scalar, Type};
+
+/// A value in each of the step's work-items.
+#[derive(Clone, Debug)]
+pub(super) enum VVal {
+    /// The same in every work-item: the lanes the scalar lowering gives.
+    U(Lanes),
+    /// An integer or address that is `base + k * stride` in work-item k. `exact`: the
+    /// lanes do not wrap around in the value's type, so extending `base` extends each lane
+    /// (signed arithmetic may assume it: overflow is undefined); `id`: the value is the
+    /// work-item id itself, below 2^31 (the row function checks it).
+    Seq {
+        base: Value,
+        stride: i64,
+        exact: bool,
+        id: bool,
+    },
+    /// One register: lane k is work-item k (`int`, `uint`, `float`).
+    V(Value),
+    /// Each work-item's lanes, as the scalar lowering holds them.
+    L(Vec<Lanes>),
+    /// A vector-typed value (`float2`..`float4`, `int`/`uint` alike) as one register per
+    /// component, work-item k in lane k of each ("structure of arrays").
+    S(Vec<Value>),
+    /// An address `base + ext(index[k]) * scale`: a uniform pointer and an `int`/`uint`
+    /// index register (extended by `signed`). The index is often consecutive at run time
+    /// (`p[clamp(x + dx, 0, w - 1)]`), which loads and stores test for.
+    Indexed {
+        base: Value,
+        index: Value,
+        signed: bool,
+        scale: i64,
+    },
+}
+
+/// The register type of a varying value of `ty`, where one register holds it.
+pub(super) fn vec_type(ty: &Type) -> Option<ir::Type> {
+    match ty {
+        Type::Scalar(s) | Type::Enum(_, s) => match s {
+            Scalar::Int | Scalar::UInt => Some(types::I32X4),
+            Scalar::Float => Some(types::F32X4),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The register type and component count of a varying vector of `ty`, where it is kept
+/// as one register per component.
+pub(super) fn soa_type(ty: &Type) -> Option<(ir::Type, usize)> {
+    match ty {
+        Type::Vector(s, n) if *n <= 4 => {
+            vec_type(&Type::Scalar(*s)).map(|vt| (vt, usize::from(*n)))
+        }
+        _ => None,
+    }
+}
+
+/// Flags of bitcasts between vector types (Cranelift asks for the lane order).
+pub(super) fn lane_order() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl VecLower<'_, '_> {
+    /// Each work-item's lanes of `v`.
+    pub(super) fn lanes(&mut self, v: &VVal) -> Vec<Lanes> {
+        match v {
+            VVal::U(x) => vec![x.clone(); WIDTH as usize],
+            VVal::Seq { base, stride, .. } => (0..WIDTH)
+                .map(|k| vec![self.l.b.ins().iadd_imm_s(*base, k * stride)])
+                .collect(),
+            VVal::V(x) => (0..WIDTH as u8)
+                .map(|k| vec![self.l.b.ins().extractlane(*x, k)])
+                .collect(),
+            VVal::L(lanes) => lanes.clone(),
+            VVal::S(cs) => (0..WIDTH as u8)
+                .map(|k| {
+                    cs.iter()
+                        .map(|c| self.l.b.ins().extractlane(*c, k))
+                        .collect()
+                })
+                .collect(),
+            VVal::Indexed {
+                base,
+                index,
+                signed,
+                scale,
+            } => (0..WIDTH as u8)
+                .map(|k| {
+                    let i = self.l.b.ins().extractlane(*index, k);
+                    let i = if *signed {
+                        self.l.b.ins().sextend(types::I64, i)
+                    } else {
+                        self.l.b.ins().uextend(types::I64, i)
+                    };
+                    let offset = self.l.b.ins().imul_imm_s(i, *scale);
+                    vec![self.l.b.ins().iadd(*base, offset)]
+                })
+                .collect(),
+        }
+    }
+
+    /// `v` in one register of type `vt` (`vec_type` of its type).
+    pub(super) fn vector(&mut self, v: &VVal, vt: ir::Type) -> Value {
+        match v {
+            VVal::U(x) => self.l.b.ins().splat(vt, x[0]),
+            VVal::Seq { base, stride, .. } => {
+                let splat = self.l.b.ins().splat(vt, *base);
+                let steps = self.iota(*stride);
+                self.l.b.ins().iadd(splat, steps)
+            }
+            VVal::V(x) => *x,
+            VVal::Indexed { .. } | VVal::S(_) => {
+                let lanes = self.lanes(v);
+                self.vector(&VVal::L(lanes), vt)
+            }
+            VVal::L(lanes) => {
+                let mut r = self.l.b.ins().scalar_to_vector(vt, lanes[0][0]);
+                for (k, lane) in lanes.iter().enumerate().skip(1) {
+                    r = self.l.b.ins().insertlane(r, lane[0], k as u8);
+                }
+                r
+            }
+        }
+    }
+
+    /// Component `c` of a vector-typed value, as a register of type `vt`.
+    pub(super) fn component(&mut self, v: &VVal, c: usize, vt: ir::Type) -> Value {
+        match v {
+            VVal::U(x) => self.l.b.ins().splat(vt, x[c]),
+            VVal::S(cs) => cs[c],
+            _ => {
+                let lanes: Vec<Lanes> = self.lanes(v).into_iter().map(|l| vec![l[c]]).collect();
+                self.vector(&VVal::L(lanes), vt)
+            }
+        }
+    }
+
+    /// The value whose work-items have `lanes`: one register where its type fits one.
+    pub(super) fn assemble(&mut self, lanes: Vec<Lanes>, ty: &Type) -> VVal {
+        if let Some((vt, n)) = soa_type(ty)
+            && lanes.iter().all(|l| l.len() == n)
+        {
+            let cs = (0..n)
+                .map(|c| {
+                    let comp: Vec<Lanes> = lanes.iter().map(|l| vec![l[c]]).collect();
+                    self.vector(&VVal::L(comp), vt)
+                })
+                .collect();
+            return VVal::S(cs);
+        }
+        match vec_type(ty) {
+            Some(vt) if lanes.iter().all(|l| l.len() == 1) => {
+                let v = VVal::L(lanes);
+                VVal::V(self.vector(&v, vt))
+            }
+            _ => VVal::L(lanes),
+        }
+    }
+
+    /// `[0, stride, 2 * stride, 3 * stride]` as an `i32x4`.
+    pub(super) fn iota(&mut self, stride: i64) -> Value {
+        let bytes: Vec<u8> = (0..WIDTH)
+            .flat_map(|k| ((k * stride) as i32).to_le_bytes())
+            .collect();
+        let c = self
+            .l
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(bytes));
+        self.l.b.ins().vconst(types::I32X4, c)
+    }
+
+    /// An `i32x4` of `value` in every lane.
+    pub(super) fn splat_i32(&mut self, value: i64) -> Value {
+        let x = self.l.b.ins().iconst(types::I32, value);
+        self.l.b.ins().splat(types::I32X4, x)
+    }
+
+    /// Whether lane `k` of the mask `m` is on (an `i8`).
+    pub(super) fn lane_on(&mut self, m: Value, k: i64) -> Value {
+        let lane = self.l.b.ins().extractlane(m, k as u8);
+        self.l.b.ins().icmp_imm_s(IntCC::NotEqual, lane, 0)
+    }
+
+    /// `m ? a : b` lane by lane, `m` an `i32x4` mask, `a` and `b` registers of one type.
+    pub(super) fn select_v(&mut self, m: Value, a: Value, b: Value) -> Value {
+        let ty = self.l.b.func.dfg.value_type(a);
+        let m = if ty == types::I32X4 {
+            m
+        } else {
+            self.l.b.ins().bitcast(ty, lane_order(), m)
+        };
+        self.l.b.ins().bitselect(m, a, b)
+    }
+
+    /// `new` in the lanes of `mask`, `old` in the others (all of `new` without a mask).
+    pub(super) fn blend(&mut self, mask: Option<Value>, new: VVal, old: VVal, ty: &Type) -> VVal {
+        let Some(m) = mask else {
+            return new;
+        };
+        if let Some(vt) = vec_type(ty) {
+            let (a, b) = (self.vector(&new, vt), self.vector(&old, vt));
+            return VVal::V(self.select_v(m, a, b));
+        }
+        if let Some((vt, n)) = soa_type(ty) {
+            let cs = (0..n)
+                .map(|c| {
+                    let (a, b) = (self.component(&new, c, vt), self.component(&old, c, vt));
+                    self.select_v(m, a, b)
+                })
+                .collect();
+            return VVal::S(cs);
+        }
+        let (a, b) = (self.lanes(&new), self.lanes(&old));
+        let lanes = (0..WIDTH as usize)
+            .map(|k| {
+                let on = self.lane_on(m, k as i64);
+                a[k].iter()
+                    .zip(&b[k])
+                    .map(|(&x, &y)| self.l.b.ins().select(on, x, y))
+                    .collect()
+            })
+            .collect();
+        VVal::L(lanes)
+    }
+
+    /// The zero of a Cranelift type (scalar or vector).
+    pub(super) fn zero(&mut self, t: ir::Type) -> Value {
+        if t.is_vector() {
+            let c = self
+                .l
+                .b
+                .func
+                .dfg
+                .constants
+                .insert(ConstantData::from(vec![0u8; t.bytes() as usize]));
+            return self.l.b.ins().vconst(t, c);
+        }
+        match t {
+            types::F32 => self.l.b.ins().f32const(0.0),
+            types::F64 => self.l.b.ins().f64const(0.0),
+            t => self.l.b.ins().iconst(t, 0),
+        }
+    }
+}

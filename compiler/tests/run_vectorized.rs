@@ -1,0 +1,822 @@
+//! Vectorization across work-items (`codegen/simd`): every kernel here runs vectorized and
+//! scalar (`CodegenOptions::scalar_only`, what `CLIFT_VECTORIZE=0` does), and the outputs
+//! must be bit-identical and equal to the value computed here on the host.
+
+use std::sync::Arc;
+
+use clift_compiler::build::{BuildOptions, build};
+use clift_compiler::codegen::CodegenOptions;
+use clift_compiler::kernel::{KernelCode, ParamKind, WorkGroup};
+
+/// The kernel named `name` of `source`, vectorized (or not).
+fn kernel(source: &str, name: &str, scalar_only: bool) -> Arc<KernelCode> {
+    let options = BuildOptions {
+        codegen: CodegenOptions {
+            scalar_only,
+            ..CodegenOptions::default()
+        },
+        ..BuildOptions::default()
+    };
+    let built = match build("v.cl", source, &options) {
+        Ok(b) => b,
+        Err(log) => panic!("build failed:\n{log}"),
+    };
+    built
+        .kernels
+        .into_iter()
+        .find(|k| k.name == name)
+        .expect("the kernel")
+}
+
+/// An NDRange: global and local sizes and offsets of two dimensions.
+#[derive(Clone, Copy)]
+struct Range {
+    global: [usize; 2],
+    local: [usize; 2],
+    offset: [usize; 2],
+}
+
+fn range_1d(global: usize, local: usize) -> Range {
+    Range {
+        global: [global, 1],
+        local: [local, 1],
+        offset: [0, 0],
+    }
+}
+
+/// Runs `kernel` over `range` with `args` (one u64 per parameter: pointers or values).
+fn run(kernel: &KernelCode, range: Range, args: &[u64]) {
+    let mut block = vec![0u8; kernel.args_size.max(8)];
+    for (p, v) in kernel.params.iter().zip(args) {
+        let size = match p.kind {
+            ParamKind::Value { size } => size,
+            _ => 8,
+        };
+        block[p.offset..p.offset + size].copy_from_slice(&v.to_ne_bytes()[..size]);
+    }
+    let groups = [
+        range.global[0] / range.local[0],
+        range.global[1] / range.local[1],
+    ];
+    for gy in 0..groups[1] {
+        for gx in 0..groups[0] {
+            let group = WorkGroup {
+                work_dim: if range.global[1] > 1 { 2 } else { 1 },
+                _pad: 0,
+                global_offset: [range.offset[0] as u64, range.offset[1] as u64, 0],
+                global_size: [range.global[0] as u64, range.global[1] as u64, 1],
+                local_size: [range.local[0] as u64, range.local[1] as u64, 1],
+                num_groups: [groups[0] as u64, groups[1] as u64, 1],
+                group_id: [gx as u64, gy as u64, 0],
+                local_memory: std::ptr::null_mut(),
+                private_frames: std::ptr::null_mut(),
+                printf_buffer: std::ptr::null(),
+                watchdog: std::ptr::null(),
+            };
+            // SAFETY: the argument block holds every parameter; the buffers outlive the call.
+            unsafe { (kernel.entry)(block.as_ptr(), &group) };
+        }
+    }
+}
+
+/// Runs kernel `name` of `source` both ways over `range`; `make` builds the buffers (the
+/// last one is the output) and the argument list from them. Returns the output (the same
+/// both ways, bit for bit).
+fn both<T: Copy + PartialEq + std::fmt::Debug + Bits>(
+    source: &str,
+    name: &str,
+    range: Range,
+    make: &dyn Fn() -> (Vec<Vec<T>>, Vec<u64>),
+    vectorized: bool,
+) -> Vec<T> {
+    let mut outputs = Vec::new();
+    for scalar_only in [true, false] {
+        let k = kernel(source, name, scalar_only);
+        if !scalar_only {
+            assert_eq!(
+                k.vectorized.is_ok(),
+                vectorized,
+                "{name}: vectorized: {:?}",
+                k.vectorized
+            );
+        }
+        let (mut buffers, values) = make();
+        let mut args: Vec<u64> = buffers.iter_mut().map(|b| b.as_mut_ptr() as u64).collect();
+        args.extend(values);
+        run(&k, range, &args);
+        outputs.push(buffers.pop().expect("an output"));
+    }
+    let bits = |v: &[T]| v.iter().map(|x| x.bits()).collect::<Vec<u64>>();
+    assert_eq!(
+        bits(&outputs[0]),
+        bits(&outputs[1]),
+        "{name}: vectorized and scalar differ"
+    );
+    outputs.pop().expect("two runs")
+}
+
+trait Bits {
+    fn bits(&self) -> u64;
+}
+impl Bits for f32 {
+    fn bits(&self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+impl Bits for i32 {
+    fn bits(&self) -> u64 {
+        *self as u32 as u64
+    }
+}
+impl Bits for i64 {
+    fn bits(&self) -> u64 {
+        *self as u64
+    }
+}
+
+fn floats(n: usize, seed: u32) -> Vec<f32> {
+    (0..n)
+        .map(|i| {
+            ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) % 2000) as f32 / 1000.0 - 1.0
+        })
+        .collect()
+}
+
+const SOURCE: &str = r#"
+kernel void vadd(global const float *a, global const float *b, global float *c) {
+    size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+kernel void triad(global const float *b, global const float *c, global float *a, float s) {
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i];
+}
+kernel void saxpy(global const float *x, global float *y, float alpha) {
+    int i = get_global_id(0);
+    y[i] = alpha * x[i] + y[i];
+}
+kernel void divergent(global const float *a, global float *out) {
+    int i = get_global_id(0);
+    if (i % 3 == 0) out[i] = a[i] * 2.0f;
+    else if (a[i] > 0.25f) out[i] = -a[i];
+}
+kernel void ternary(global const float *a, global float *out) {
+    uint i = get_global_id(0);
+    float x = a[i];
+    out[i] = x > 0.0f ? sqrt(x) : fabs(x) * 2.0f + min(x, -0.5f) + clamp(x, -0.3f, 0.3f);
+}
+kernel void mandel(global int *out, int width, int height, int max_iter) {
+    int x = get_global_id(0), y = get_global_id(1);
+    float cr = -2.0f + 3.0f * x / width, ci = -1.5f + 3.0f * y / height;
+    float zr = 0.0f, zi = 0.0f;
+    int i = 0;
+    while (i < max_iter && zr * zr + zi * zi < 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        i++;
+    }
+    out[y * width + x] = i;
+}
+kernel void nbody1(global const float *x, global float *out, int n, float eps) {
+    size_t i = get_global_id(0);
+    float xi = x[i], acc = 0.0f;
+    for (int j = 0; j < n; j++) {
+        float d = x[j] - xi;
+        acc += d * rsqrt(d * d + eps);
+    }
+    out[i] = acc;
+}
+kernel void conv(global const float *in, constant float *w, global float *out, int n) {
+    int i = get_global_id(0);
+    float sum = 0.0f;
+    for (int k = -2; k <= 2; k++)
+        sum += w[k + 2] * in[clamp(i + k, 0, n - 1)];
+    out[i] = sum;
+}
+kernel void intops(global int *out) {
+    int i = get_global_id(0);
+    int d = (i % 4 == 0) ? 0 : i % 7;
+    int r = -1;
+    if (d != 0) r = (i * 13) / d + (i * 5) % d;
+    uint u = (uint)i * 2654435761u;
+    out[i] = r + (int)(u >> 7) + ((i << 3) ^ (i >> 1)) + max(i, 9) - min(i & 5, 3)
+        + clamp(i - 20, -4, 4) + (int)(u / 3u);
+}
+kernel void gather(global const int *a, global int *out, int n) {
+    int i = get_global_id(0);
+    out[(i * 3) % n] = a[(i * 7) % n] + i;
+}
+kernel void indexed(global const int *a, global int *out, int n) {
+    int i = get_global_id(0);
+    int j = max(i, 0);
+    out[j] = a[j ^ 1] + 1;
+    out[min(i + n, 2 * n - 1)] = a[(uint)i];
+}
+kernel void offsets(global int *out) {
+    int i = get_global_id(0) - get_global_offset(0);
+    out[i] = get_global_id(0) * 10 + get_local_id(0);
+}
+kernel void grid(global int *out, int w) {
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * w + x] = x * 100 + y + get_local_id(1) * 7;
+}
+kernel void early(global int *out, int n) {
+    int i = get_global_id(0);
+    if (i >= n) return;
+    out[i] = i * 2;
+}
+kernel void loops(global int *out) {
+    int i = get_global_id(0);
+    int s = 0;
+    for (int k = 0; k < 100; k++) {
+        if (k > i % 13) break;
+        if (k % 3 == 1) continue;
+        s += k;
+    }
+    int j = i;
+    do { s += j & 1; j >>= 1; } while (j != 0);
+    out[i] = s;
+}
+kernel void wide(global long *out) {
+    int i = get_global_id(0);
+    long v = (long)i * 3000000000L;
+    out[i] = (v >> 3) + (v / 7);
+}
+int twice(int x) { return 2 * x + get_global_id(0); }
+kernel void calls(global int *out) {
+    int i = get_global_id(0);
+    out[i] = twice(i) + 1;
+}
+kernel void counter(global int *out) {
+    int i = get_global_id(0);
+    if (i % 2 == 1) atomic_add(&out[0], i);
+}
+kernel void compound(global float *a, global float *out) {
+    int i = get_global_id(0);
+    a[i] *= 3.0f;
+    a[i] += 1.0f;
+    int k = i;
+    k += 5;
+    k *= 3;
+    k--;
+    out[i] = k + a[i];
+}
+kernel void soa(global const float4 *a, global float *out) {
+    int i = get_global_id(0);
+    float4 v = a[i];
+    out[i] = v.x + v.y * v.z - v.w;
+}
+kernel void nbody(global const float4 *pos, global float4 *acc, int n, float eps2) {
+    size_t i = get_global_id(0);
+    float4 p = pos[i];
+    float3 a = (float3)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 q = pos[j];
+        float3 d = q.xyz - p.xyz;
+        float inv = rsqrt(dot(d, d) + eps2);
+        a += d * (q.w * inv * inv * inv);
+    }
+    acc[i] = (float4)(a, 0.0f);
+}
+kernel void vec2ops(global const float2 *a, global float2 *out) {
+    int i = get_global_id(0);
+    float2 v = a[i];
+    float2 w = (float2)(v.y, -v.x) * 2.0f;
+    if (v.x > 0.0f) w = clamp(w, -0.5f, 0.5f) + sqrt(fabs(v));
+    out[i] = min(w, v.yx) + (float2)(i);
+}
+kernel void shadows(global const float *spheres, global float *out, int count) {
+    int i = get_global_id(0);
+    int hit = i % 3 - 1;
+    float acc = 0.0f;
+    if (hit >= 0) {
+        int seen = 0;
+        for (int s = 0; s < count; s++) {
+            float r = spheres[2 * s] + spheres[2 * s + 1];
+            if (s != hit && r > 0.5f) acc += r * i;
+            seen += 2;
+        }
+        acc += seen;
+    }
+    out[i] = acc;
+}
+kernel void wider(global const float8 *a, global float *out) {
+    int i = get_global_id(0);
+    float8 v = a[i];
+    out[i] = v.s0 + v.s7;
+}
+"#;
+
+#[test]
+fn vector_add_triad_saxpy() {
+    for (global, local) in [(64, 16), (37, 37), (30, 10), (5, 1), (7, 7)] {
+        let r = range_1d(global, local);
+        let (a, b) = (floats(global, 1), floats(global, 2));
+        let out = both(
+            SOURCE,
+            "vadd",
+            r,
+            &|| (vec![a.clone(), b.clone(), vec![0.0; global]], vec![]),
+            true,
+        );
+        let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+        assert_eq!(out, want);
+        let out = both(
+            SOURCE,
+            "triad",
+            r,
+            &|| {
+                (
+                    vec![a.clone(), b.clone(), vec![0.0; global]],
+                    vec![2.5f32.to_bits() as u64],
+                )
+            },
+            true,
+        );
+        let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + 2.5 * y).collect();
+        assert_eq!(out, want);
+        let out = both(
+            SOURCE,
+            "saxpy",
+            r,
+            &|| (vec![a.clone(), b.clone()], vec![1.5f32.to_bits() as u64]),
+            true,
+        );
+        let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| 1.5 * x + y).collect();
+        assert_eq!(out, want);
+    }
+}
+
+#[test]
+fn divergent_if_and_conditional() {
+    let n = 43;
+    let a = floats(n, 3);
+    let out = both(
+        SOURCE,
+        "divergent",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![7.0; n]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 3 == 0 {
+                a[i] * 2.0
+            } else if a[i] > 0.25 {
+                -a[i]
+            } else {
+                7.0
+            }
+        })
+        .collect();
+    assert_eq!(out, want);
+    let out = both(
+        SOURCE,
+        "ternary",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = a
+        .iter()
+        .map(|&x| {
+            if x > 0.0 {
+                x.sqrt()
+            } else {
+                x.abs() * 2.0 + if x > -0.5 { -0.5 } else { x } + x.clamp(-0.3, 0.3)
+            }
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn mandelbrot_runs_while_any_lane_iterates() {
+    let (w, h) = (22, 5);
+    let r = Range {
+        global: [w, h],
+        local: [11, 1],
+        offset: [0, 0],
+    };
+    let out = both(
+        SOURCE,
+        "mandel",
+        r,
+        &|| (vec![vec![0i32; w * h]], vec![w as u64, h as u64, 50]),
+        true,
+    );
+    let mut want = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let cr = -2.0f32 + 3.0 * x as f32 / w as f32;
+            let ci = -1.5f32 + 3.0 * y as f32 / h as f32;
+            let (mut zr, mut zi, mut i) = (0.0f32, 0.0f32, 0);
+            while i < 50 && zr * zr + zi * zi < 4.0 {
+                let t = zr * zr - zi * zi + cr;
+                zi = 2.0 * zr * zi + ci;
+                zr = t;
+                i += 1;
+            }
+            want.push(i);
+        }
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn uniform_loop_and_per_lane_builtins() {
+    let n = 21;
+    let x = floats(n, 9);
+    let out = both(
+        SOURCE,
+        "nbody1",
+        range_1d(n, 7),
+        &|| {
+            (
+                vec![x.clone(), vec![0.0; n]],
+                vec![n as u64, 0.01f32.to_bits() as u64],
+            )
+        },
+        true,
+    );
+    // rsqrt in float is the correctly rounded 1/sqrt of the double (clift's definition).
+    let want: Vec<f32> = (0..n)
+        .map(|i| {
+            let mut acc = 0.0f32;
+            for j in 0..n {
+                let d = x[j] - x[i];
+                acc += d * (1.0 / ((d * d + 0.01) as f64).sqrt()) as f32;
+            }
+            acc
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn convolution_gathers_clamped_neighbours() {
+    let n = 26;
+    let input = floats(n, 5);
+    let w = vec![0.1f32, 0.2, 0.4, 0.2, 0.1];
+    let out = both(
+        SOURCE,
+        "conv",
+        range_1d(n, 13),
+        &|| (vec![input.clone(), w.clone(), vec![0.0; n]], vec![n as u64]),
+        true,
+    );
+    let want: Vec<f32> = (0..n as i32)
+        .map(|i| {
+            let mut sum = 0.0f32;
+            for k in -2..=2 {
+                sum += w[(k + 2) as usize] * input[(i + k).clamp(0, n as i32 - 1) as usize];
+            }
+            sum
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn integer_operations_divide_only_in_active_lanes() {
+    let n = 41;
+    let out = both(
+        SOURCE,
+        "intops",
+        range_1d(n, 41),
+        &|| (vec![vec![0i32; n]], vec![]),
+        true,
+    );
+    let want: Vec<i32> = (0..n as i32)
+        .map(|i| {
+            let d = if i % 4 == 0 { 0 } else { i % 7 };
+            let r = if d != 0 {
+                (i * 13) / d + (i * 5) % d
+            } else {
+                -1
+            };
+            let u = (i as u32).wrapping_mul(2654435761);
+            r + (u >> 7) as i32 + ((i << 3) ^ (i >> 1)) + i.max(9) - (i & 5).min(3)
+                + (i - 20).clamp(-4, 4)
+                + (u / 3) as i32
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn gathers_and_scatters_per_lane() {
+    let n = 29;
+    let a: Vec<i32> = (0..n as i32).map(|i| i * i).collect();
+    let out = both(
+        SOURCE,
+        "gather",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0i32; n]], vec![n as u64]),
+        true,
+    );
+    let mut want = vec![0i32; n];
+    for i in 0..n {
+        want[(i * 3) % n] = a[(i * 7) % n] + i as i32;
+    }
+    assert_eq!(out, want);
+    // Indices in registers, consecutive (one vector access) or not (per lane).
+    let n = 30;
+    let a: Vec<i32> = (0..n as i32).map(|i| i * 5 - 3).collect();
+    let out = both(
+        SOURCE,
+        "indexed",
+        range_1d(n, 15),
+        &|| (vec![a.clone(), vec![0i32; 2 * n]], vec![n as u64]),
+        true,
+    );
+    let mut want = vec![0i32; 2 * n];
+    for i in 0..n {
+        want[i] = a[i ^ 1] + 1;
+        want[(i + n).min(2 * n - 1)] = a[i];
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn global_offsets_and_two_dimensions() {
+    let r = Range {
+        global: [18, 1],
+        local: [9, 1],
+        offset: [5, 0],
+    };
+    let out = both(
+        SOURCE,
+        "offsets",
+        r,
+        &|| (vec![vec![0i32; 18]], vec![]),
+        true,
+    );
+    let want: Vec<i32> = (0..18).map(|i| (i + 5) * 10 + i % 9).collect();
+    assert_eq!(out, want);
+    let (w, h) = (15, 4);
+    let r = Range {
+        global: [w, h],
+        local: [5, 2],
+        offset: [0, 0],
+    };
+    let out = both(
+        SOURCE,
+        "grid",
+        r,
+        &|| (vec![vec![0i32; w * h]], vec![w as u64]),
+        true,
+    );
+    let want: Vec<i32> = (0..h as i32)
+        .flat_map(|y| (0..w as i32).map(move |x| x * 100 + y + (y % 2) * 7))
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn return_break_and_continue_in_varying_control_flow() {
+    let n = 30;
+    let out = both(
+        SOURCE,
+        "early",
+        range_1d(n, 15),
+        &|| (vec![vec![-3i32; n]], vec![21]),
+        true,
+    );
+    let want: Vec<i32> = (0..n as i32)
+        .map(|i| if i >= 21 { -3 } else { i * 2 })
+        .collect();
+    assert_eq!(out, want);
+    let out = both(
+        SOURCE,
+        "loops",
+        range_1d(n, 10),
+        &|| (vec![vec![0i32; n]], vec![]),
+        true,
+    );
+    let want: Vec<i32> = (0..n as i32)
+        .map(|i| {
+            let mut s = 0;
+            for k in 0..100 {
+                if k > i % 13 {
+                    break;
+                }
+                if k % 3 == 1 {
+                    continue;
+                }
+                s += k;
+            }
+            let mut j = i;
+            loop {
+                s += j & 1;
+                j >>= 1;
+                if j == 0 {
+                    break;
+                }
+            }
+            s
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn longs_calls_and_atomics_run_per_lane() {
+    let n = 19;
+    let out = both(
+        SOURCE,
+        "wide",
+        range_1d(n, n),
+        &|| (vec![vec![0i64; n]], vec![]),
+        true,
+    );
+    let want: Vec<i64> = (0..n as i64)
+        .map(|i| {
+            let v = i * 3_000_000_000;
+            (v >> 3) + v / 7
+        })
+        .collect();
+    assert_eq!(out, want);
+    let out = both(
+        SOURCE,
+        "calls",
+        range_1d(n, n),
+        &|| (vec![vec![0i32; n]], vec![]),
+        true,
+    );
+    let want: Vec<i32> = (0..n as i32).map(|i| 3 * i + 1).collect();
+    assert_eq!(out, want);
+    let out = both(
+        SOURCE,
+        "counter",
+        range_1d(n, n),
+        &|| (vec![vec![0i32; 1]], vec![]),
+        true,
+    );
+    assert_eq!(out, vec![(0..n as i32).filter(|i| i % 2 == 1).sum::<i32>()]);
+}
+
+#[test]
+fn compound_assignments_to_memory_and_variables() {
+    let n = 13;
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let out = both(
+        SOURCE,
+        "compound",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0f32; n]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = (0..n as i32)
+        .map(|i| ((i + 5) * 3 - 1) as f32 + (i as f32 * 0.5 * 3.0 + 1.0))
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn vector_types_run_as_one_register_per_component() {
+    let n = 18;
+    let a: Vec<f32> = floats(4 * n, 11);
+    let out = both(
+        SOURCE,
+        "soa",
+        range_1d(n, 9),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = (0..n)
+        .map(|i| a[4 * i] + a[4 * i + 1] * a[4 * i + 2] - a[4 * i + 3])
+        .collect();
+    assert_eq!(out, want);
+    let pos: Vec<f32> = floats(4 * n, 12).iter().map(|x| x * 3.0).collect();
+    let out = both(
+        SOURCE,
+        "nbody",
+        range_1d(n, 6),
+        &|| {
+            (
+                vec![pos.clone(), vec![0.0; 4 * n]],
+                vec![n as u64, 0.01f32.to_bits() as u64],
+            )
+        },
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let p = &pos[4 * i..4 * i + 4];
+        let mut acc = [0.0f32; 3];
+        for j in 0..n {
+            let q = &pos[4 * j..4 * j + 4];
+            let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
+            let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+            let inv = (1.0 / (dd as f64).sqrt()) as f32;
+            let s = q[3] * inv * inv * inv;
+            for c in 0..3 {
+                acc[c] += d[c] * s;
+            }
+        }
+        want.extend([acc[0], acc[1], acc[2], 0.0]);
+    }
+    assert_eq!(out, want);
+    let a: Vec<f32> = floats(2 * n, 13);
+    let out = both(
+        SOURCE,
+        "vec2ops",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; 2 * n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let v = [a[2 * i], a[2 * i + 1]];
+        let mut w = [v[1] * 2.0, -v[0] * 2.0];
+        if v[0] > 0.0 {
+            for c in 0..2 {
+                w[c] = w[c].clamp(-0.5, 0.5) + v[c].abs().sqrt();
+            }
+        }
+        let yx = [v[1], v[0]];
+        for c in 0..2 {
+            let m = if w[c] > yx[c] { yx[c] } else { w[c] };
+            want.push(m + i as f32);
+        }
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn variables_uniform_inside_a_divergent_region() {
+    let n = 23;
+    let spheres = floats(16, 21);
+    let count = 8;
+    let out = both(
+        SOURCE,
+        "shadows",
+        range_1d(n, n),
+        &|| (vec![spheres.clone(), vec![0.0f32; n]], vec![count as u64]),
+        true,
+    );
+    let want: Vec<f32> = (0..n as i32)
+        .map(|i| {
+            let hit = i % 3 - 1;
+            let mut acc = 0.0f32;
+            if hit >= 0 {
+                let mut seen = 0;
+                for s in 0..count {
+                    let r = spheres[2 * s] + spheres[2 * s + 1];
+                    if s as i32 != hit && r > 0.5 {
+                        acc += r * i as f32;
+                    }
+                    seen += 2;
+                }
+                acc += seen as f32;
+            }
+            acc
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn a_varying_variable_of_a_wider_vector_runs_scalar_with_the_reason() {
+    let k = kernel(SOURCE, "wider", false);
+    let why = k.vectorized.clone().expect_err("not vectorized");
+    assert_eq!(
+        why,
+        "'v' is a varying float8 (only scalars and vectors of up to 4 int, uint or float are \
+         vectorized yet)"
+    );
+    let k = kernel(SOURCE, "vadd", true);
+    assert_eq!(
+        k.vectorized,
+        Err("turned off (CLIFT_VECTORIZE=0)".to_string())
+    );
+}
+
+#[test]
+fn vector_add_becomes_vector_loads_an_add_and_a_store() {
+    clift_compiler::codegen::dump::collect();
+    kernel(
+        "kernel void vadd2(global const float *a, global const float *b, global float *c) {
+            size_t i = get_global_id(0);
+            c[i] = a[i] + b[i];
+        }",
+        "vadd2",
+        false,
+    );
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, clif) = collected
+        .clif
+        .iter()
+        .find(|(name, _)| name == "vectorized row function of vadd2")
+        .expect("the vectorized row function's CLIF");
+    assert_eq!(clif.matches("load.f32x4").count(), 2, "{clif}");
+    assert_eq!(clif.matches(" fadd ").count(), 1, "{clif}");
+    assert_eq!(clif.matches(" store ").count(), 1, "{clif}");
+    // Nothing per lane: no lane is extracted or inserted.
+    assert!(
+        !clif.contains("extractlane") && !clif.contains("insertlane"),
+        "{clif}"
+    );
+}

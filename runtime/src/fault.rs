@@ -420,8 +420,8 @@ mod imp {
         usize::try_from(size).unwrap_or(4096).max(4096)
     }
 
-    /// Whether `address` lies just below this thread's stack (in its guard region, or the
-    /// page or so a probe can reach past it): the fault of a stack overflow.
+    /// Whether `address` lies just below this thread's stack, in its guard region (one page
+    /// where the thread reports none): the fault of a stack overflow.
     fn below_stack(address: usize) -> bool {
         // SAFETY: `pthread_getattr_np` fills `attr` for the calling thread, which is then
         // destroyed; the outputs are plain values.
@@ -435,7 +435,10 @@ mod imp {
                 && libc::pthread_attr_getguardsize(&attr, &mut guard) == 0;
             libc::pthread_attr_destroy(&mut attr);
             let low = low as usize;
-            let reach = guard.max(page_size()) + page_size();
+            // The guard region only: it lies inside the stack's own mapping, so no other
+            // mapping (a buffer's guard page just below the stack, say) is taken for it.
+            // Stack probes touch each page in turn, so an overflow faults there first.
+            let reach = if guard > 0 { guard } else { page_size() };
             ok && address < low && address >= low.saturating_sub(reach)
         }
     }

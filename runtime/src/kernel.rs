@@ -184,6 +184,16 @@ impl Kernel {
         if global.contains(&0) {
             return fail(CL_INVALID_GLOBAL_WORK_SIZE);
         }
+        // "CL_INVALID_GLOBAL_WORK_SIZE if ... global_work_size[work_dim - 1] exceed the range
+        // given by the sizeof(size_t) for the device": the global linear id of every
+        // work-item must fit one too, so the number of work-items must.
+        if global
+            .iter()
+            .try_fold(1usize, |n, &g| n.checked_mul(g))
+            .is_none()
+        {
+            return fail(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
         let offset = pad(offset.unwrap_or([0; 3]), 0);
         // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
         // corresponding values in global_work_offset for any dimensions is greater than the
@@ -342,7 +352,10 @@ impl PreparedLaunch {
         let started = std::time::Instant::now();
         let result = self.run_groups(device, range);
         let time = started.elapsed();
-        let items: usize = range.global.iter().product();
+        let items = range
+            .global
+            .iter()
+            .fold(1usize, |n, &g| n.saturating_mul(g));
         if crate::profile::enabled() {
             crate::profile::record_launch(&self.code.name, items as u64, time);
         }
@@ -439,7 +452,9 @@ pub fn choose_local_size(
     workers: usize,
     max_items: usize,
 ) -> [usize; 3] {
-    let total: usize = global[..dims].iter().product();
+    let total = global[..dims]
+        .iter()
+        .fold(1usize, |n, &g| n.saturating_mul(g));
     let mut budget = (total / (workers.max(1) * 8)).clamp(1, max_items.min(1024));
     let mut local = [1usize; 3];
     for d in 0..dims {

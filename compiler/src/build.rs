@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::budget;
 use crate::codegen::{self, CodegenOptions};
 use crate::frontend::{self, preprocess::PreprocessOptions, sema};
 use crate::kernel::KernelCode;
@@ -57,8 +58,45 @@ fn dump_tir() -> bool {
     codegen::env_flag("CLIFT_DUMP_TIR", &ON)
 }
 
+/// Why a build failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildFailure {
+    /// The program has errors: the build log.
+    Log(String),
+    /// The build would have run the process out of memory ([`budget`]): the log so far,
+    /// ending with a line that says so.
+    OutOfMemory(String),
+}
+
+impl BuildFailure {
+    /// The build log.
+    pub fn into_log(self) -> String {
+        match self {
+            BuildFailure::Log(log) | BuildFailure::OutOfMemory(log) => log,
+        }
+    }
+}
+
 /// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
 pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, String> {
+    try_build(name, source, options).map_err(BuildFailure::into_log)
+}
+
+/// [`build`], telling a build refused for lack of memory from one that has errors.
+///
+/// Each stage's memory is checked before it runs ([`budget`]), and what a stage no longer
+/// needs is dropped before the next one starts: the peak is the typed tree plus one
+/// stage's working memory, not every stage's output at once.
+pub fn try_build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, BuildFailure> {
+    let _ = budget::take_refusal();
+    let out_of_memory = |log: String, e: budget::OutOfMemory| {
+        BuildFailure::OutOfMemory(format!("{log}{name}: error: {e}\n"))
+    };
+    budget::check(
+        "the build",
+        source.len().saturating_mul(budget::PER_SOURCE_BYTE),
+    )
+    .map_err(|e| out_of_memory(String::new(), e))?;
     let mut sources = frontend::source::SourceMap::new();
     let main = sources.add(name, source);
     let mut diags = frontend::diag::Diagnostics::new();
@@ -68,9 +106,19 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     let tokens =
         frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
     clock.lap("preprocess");
+    if let Some(e) = budget::take_refusal() {
+        return Err(out_of_memory(diags.render(&sources), e));
+    }
+    budget::check("parsing", tokens.len().saturating_mul(budget::PER_TOKEN))
+        .map_err(|e| out_of_memory(diags.render(&sources), e))?;
+    // The program binary's text; the tokens are not needed past the parser.
+    let preprocessed = render(&tokens);
+    let token_count = tokens.len();
     let unit = frontend::parse::parse(&tokens, &mut diags);
+    drop(tokens);
     clock.lap("parse");
     let program = sema::analyze(&unit, &options.sema, &mut diags);
+    drop(unit);
     clock.lap("sema");
     if !diags.has_errors() {
         for u in codegen::link::unresolved(&program) {
@@ -80,7 +128,7 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     }
     let log = diags.render(&sources);
     if diags.has_errors() {
-        return Err(log);
+        return Err(BuildFailure::Log(log));
     }
     if dump_tir() {
         eprintln!(
@@ -88,16 +136,21 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
             frontend::tir_print::print(&program)
         );
     }
+    budget::check(
+        "code generation",
+        token_count.saturating_mul(budget::CODEGEN_PER_TOKEN),
+    )
+    .map_err(|e| out_of_memory(log.clone(), e))?;
     let compiled = codegen::compile(&program, &options.codegen);
     clock.lap("codegen");
     match compiled {
         Ok(kernels) => Ok(Built {
             kernels: kernels.into_iter().map(Arc::new).collect(),
             log,
-            preprocessed: render(&tokens),
+            preprocessed,
             stage_times: clock.laps,
         }),
-        Err(e) => Err(format!("{log}{name}: error: {e}\n")),
+        Err(e) => Err(BuildFailure::Log(format!("{log}{name}: error: {e}\n"))),
     }
 }
 

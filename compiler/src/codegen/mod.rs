@@ -179,16 +179,26 @@ pub fn compile(
         .copied()
         .filter(|id| program.function(*id).kernel.is_none())
         .collect();
-    let mut inlined = inline::inline_synchronizing_calls(program).map_err(CodegenError)?;
+    // The program is copied only where a pass changes it (a copy of a large program's
+    // tree is as large as the tree).
+    let mut inlined = if inlined_calls.is_empty() {
+        std::borrow::Cow::Borrowed(program)
+    } else {
+        std::borrow::Cow::Owned(inline::inline_synchronizing_calls(program).map_err(CodegenError)?)
+    };
     // Switches with barriers become if chains the barrier planner can split (a switch it
     // cannot rewrite stays: its kernel runs as a resumable function).
-    for f in inlined.functions.iter_mut().filter(|f| f.kernel.is_some()) {
+    for i in 0..inlined.functions.len() {
+        let f = &inlined.functions[i];
+        if f.kernel.is_none() || !f.body.as_ref().is_some_and(|b| func::contains_barrier(b)) {
+            continue;
+        }
         let mut rewritten = f.clone();
         if switches::rewrite_switches(&mut rewritten).is_some() {
-            *f = rewritten;
+            inlined.to_mut().functions[i] = rewritten;
         }
     }
-    let program = &inlined;
+    let program = &*inlined;
     check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;
     // Declare every function first: calls may come before definitions.

@@ -314,6 +314,17 @@ impl<'a> Preprocessor<'a> {
                 continue;
             }
             out.push(t.tok);
+            // A program (or a macro bomb) whose tokens would not fit stops here; the build
+            // reads the refusal (`budget`).
+            if out.len() % (1 << 16) == 0
+                && crate::budget::exceeded(
+                    "preprocessing",
+                    out.len().saturating_mul(crate::budget::TOKEN_BYTES),
+                )
+            {
+                out.push(eof_token(Span::default()));
+                return out;
+            }
         }
     }
 

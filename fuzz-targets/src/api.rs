@@ -608,7 +608,8 @@ impl Run {
                     let mut handle = self.mem(b);
                     let value: *const c_void = match b.u8() % 3 {
                         0 => null(),
-                        1 => (&raw mut handle).cast_const().cast(),
+                        // A handle is 8 bytes: any other size reads zeros.
+                        1 if size == size_of::<cl_mem>() => (&raw mut handle).cast_const().cast(),
                         // Zeros: read as a handle they are NULL, which an application
                         // may pass (any other bytes would be a dangling handle).
                         _ if size <= ARENA => self.zeros.as_ptr().cast(),

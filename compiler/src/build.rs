@@ -183,6 +183,7 @@ pub fn compile_object(
     source: &str,
     options: &BuildOptions,
 ) -> Result<(String, String), String> {
+    let _ = budget::take_refusal();
     let mut sources = frontend::source::SourceMap::new();
     let main = sources.add(name, source);
     let mut diags = frontend::diag::Diagnostics::new();
@@ -190,6 +191,10 @@ pub fn compile_object(
     diags.warnings_are_errors = options.warnings_are_errors;
     let tokens =
         frontend::preprocess::preprocess(&mut sources, main, &options.preprocess, &mut diags);
+    // A program that would not fit in memory stops in the preprocessor (`budget`).
+    if let Some(e) = budget::take_refusal() {
+        return Err(format!("{}{name}: error: {e}\n", diags.render(&sources)));
+    }
     let unit = frontend::parse::parse(&tokens, &mut diags);
     let _ = sema::analyze(&unit, &options.sema, &mut diags);
     let log = diags.render(&sources);

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::budget;
 use crate::codegen::{self, CodegenOptions};
 use crate::frontend::{self, Until, preprocess::PreprocessOptions, sema};
 use crate::kernel::KernelCode;
@@ -40,9 +41,49 @@ impl BuildOptions {
     }
 }
 
+/// Why a build failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildFailure {
+    /// The program has errors: the build log.
+    Log(String),
+    /// The build would have run the process out of memory ([`budget`]): the log so far,
+    /// ending with a line that says so.
+    OutOfMemory(String),
+}
+
+impl BuildFailure {
+    /// The build log.
+    pub fn into_log(self) -> String {
+        match self {
+            BuildFailure::Log(log) | BuildFailure::OutOfMemory(log) => log,
+        }
+    }
+}
+
 /// Builds `source` (named `name` in diagnostics). On failure, the error is the build log.
 pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, String> {
+    try_build(name, source, options).map_err(BuildFailure::into_log)
+}
+
+/// [`build`], telling a build refused for lack of memory from one that has errors.
+///
+/// Each stage's memory is checked before it runs ([`budget`]; the preprocessor and the
+/// parser's checks are in [`frontend::run`]), and what a stage no longer needs is dropped
+/// before the next one starts: the peak is the typed tree plus one stage's working memory.
+pub fn try_build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, BuildFailure> {
+    let _ = budget::take_refusal();
+    let out_of_memory = |log: String, e: budget::OutOfMemory| {
+        BuildFailure::OutOfMemory(format!("{log}{name}: error: {e}\n"))
+    };
+    budget::check(
+        "the build",
+        source.len().saturating_mul(budget::PER_SOURCE_BYTE),
+    )
+    .map_err(|e| out_of_memory(String::new(), e))?;
     let mut checked = frontend::run(name, source, options.frontend(), Until::Sema);
+    if let Some(e) = checked.out_of_memory.take() {
+        return Err(out_of_memory(checked.log(), e));
+    }
     if !checked.diagnostics.has_errors() {
         for u in codegen::link::unresolved(&checked.program) {
             checked.diagnostics.error(u.span, u.message());
@@ -53,9 +94,18 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
     }
     let log = checked.log();
     if checked.diagnostics.has_errors() {
-        return Err(log);
+        return Err(BuildFailure::Log(log));
     }
     codegen::dump::tree("sema", &checked.program);
+    // The program binary's text; the tokens are not needed past this point.
+    let preprocessed = render(&checked.tokens);
+    let token_count = checked.tokens.len();
+    checked.tokens = Vec::new();
+    budget::check(
+        "code generation",
+        token_count.saturating_mul(budget::CODEGEN_PER_TOKEN),
+    )
+    .map_err(|e| out_of_memory(log.clone(), e))?;
     let start = std::time::Instant::now();
     let compiled = codegen::compile(&checked.program, &options.codegen);
     let mut stage_times = checked.stage_times;
@@ -64,10 +114,10 @@ pub fn build(name: &str, source: &str, options: &BuildOptions) -> Result<Built, 
         Ok(kernels) => Ok(Built {
             kernels: kernels.into_iter().map(Arc::new).collect(),
             log,
-            preprocessed: render(&checked.tokens),
+            preprocessed,
             stage_times,
         }),
-        Err(e) => Err(format!("{log}{name}: error: {e}\n")),
+        Err(e) => Err(BuildFailure::Log(format!("{log}{name}: error: {e}\n"))),
     }
 }
 
@@ -94,7 +144,12 @@ pub fn compile_object(
     source: &str,
     options: &BuildOptions,
 ) -> Result<(String, String), String> {
+    let _ = budget::take_refusal();
     let checked = frontend::run(name, source, options.frontend(), Until::Sema);
+    // A program that would not fit in memory stops in the preprocessor or before parsing.
+    if let Some(e) = &checked.out_of_memory {
+        return Err(format!("{}{name}: error: {e}\n", checked.log()));
+    }
     let log = checked.log();
     if checked.diagnostics.has_errors() {
         return Err(log);

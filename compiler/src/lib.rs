@@ -6,6 +6,7 @@
 //! frontend (preprocessor, parser, semantic analysis) and the lowering to Cranelift IR come
 //! with their issues. The crate knows nothing of the runtime or the C API.
 
+pub mod budget;
 pub mod build;
 pub mod codegen;
 pub mod frontend;

@@ -184,8 +184,9 @@ impl Kernel {
         if global.contains(&0) {
             return fail(CL_INVALID_GLOBAL_WORK_SIZE);
         }
-        // "... or if any of the values ... exceed the maximum value representable by size_t":
-        // the number of work-items too (get_global_linear_id must fit).
+        // "CL_INVALID_GLOBAL_WORK_SIZE if ... global_work_size[work_dim - 1] exceed the range
+        // given by the sizeof(size_t) for the device": the global linear id of every
+        // work-item must fit one too, so the number of work-items must.
         if global
             .iter()
             .try_fold(1usize, |n, &g| n.checked_mul(g))
@@ -358,7 +359,10 @@ impl PreparedLaunch {
         let started = std::time::Instant::now();
         let result = self.run_groups(device, range);
         let time = started.elapsed();
-        let items: usize = range.global.iter().product();
+        let items = range
+            .global
+            .iter()
+            .fold(1usize, |n, &g| n.saturating_mul(g));
         if crate::profile::enabled() {
             crate::profile::record_launch(&self.code.name, items as u64, time);
         }
@@ -536,7 +540,9 @@ pub fn choose_local_size(
     workers: usize,
     max_items: usize,
 ) -> [usize; 3] {
-    let total: usize = global[..dims].iter().product();
+    let total = global[..dims]
+        .iter()
+        .fold(1usize, |n, &g| n.saturating_mul(g));
     let mut budget = (total / (workers.max(1) * 8)).clamp(1, max_items.min(1024));
     let mut local = [1usize; 3];
     for d in 0..dims {

@@ -261,6 +261,7 @@ impl Program {
         // binaries builds each device's binary (devices with equal binaries share a build).
         let mut outcomes: Vec<(String, Vec<u8>, BuildOutcome)> = Vec::new();
         let mut all_built = true;
+        let mut out_of_memory = false;
         for &index in &devices {
             let (text, effective) = self.build_input(index, options);
             let at = match outcomes
@@ -274,8 +275,9 @@ impl Program {
                     outcomes.len() - 1
                 }
             };
-            let (status, log, executable) = outcomes[at].2.clone();
+            let (status, log, executable, starved) = outcomes[at].2.clone();
             all_built &= status == CL_BUILD_SUCCESS;
+            out_of_memory |= starved;
             self.builds.lock()[index] = BuildRecord {
                 status,
                 options: options.to_vec(),
@@ -285,6 +287,11 @@ impl Program {
         }
         if all_built {
             Ok(())
+        } else if out_of_memory {
+            // "CL_OUT_OF_HOST_MEMORY if there is a failure to allocate resources required by
+            // the OpenCL implementation on the host": the compiler refused a build that
+            // would not fit in the memory left (its log says so).
+            fail(CL_OUT_OF_HOST_MEMORY)
         } else {
             fail(CL_BUILD_PROGRAM_FAILURE)
         }
@@ -467,8 +474,9 @@ impl Program {
     }
 }
 
-/// What one build produced: status, log and (when it succeeded) the executable.
-type BuildOutcome = (cl_build_status, String, Option<Arc<Executable>>);
+/// What one build produced: status, log, (when it succeeded) the executable, and whether
+/// it failed for lack of host memory.
+type BuildOutcome = (cl_build_status, String, Option<Arc<Executable>>, bool);
 
 /// Builds `text` with `options`.
 fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
@@ -480,6 +488,7 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
                 CL_BUILD_ERROR,
                 format!("<binary>: error: invalid build option '{option}'\n"),
                 None,
+                false,
             );
         }
     };
@@ -495,13 +504,14 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
             executable.kernel_names(),
             started.elapsed().as_secs_f64() * 1e3
         );
-        return (CL_BUILD_SUCCESS, log, Some(executable));
+        return (CL_BUILD_SUCCESS, log, Some(executable), false);
     }
     let options_log = parsed.log();
     let outcome = if parsed.fail_build() {
-        (CL_BUILD_ERROR, options_log, None)
+        (CL_BUILD_ERROR, options_log, None, false)
     } else {
-        match clift_compiler::build::build("<source>", text, &build_options(&parsed)) {
+        use clift_compiler::build::BuildFailure;
+        match clift_compiler::build::try_build("<source>", text, &build_options(&parsed)) {
             Ok(built) => {
                 observe_build(text, options, &built, started.elapsed());
                 (
@@ -512,9 +522,11 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
                         preprocessed: built.preprocessed.into(),
                         options: parsed.after_preprocessing(),
                     })),
+                    false,
                 )
             }
-            Err(log) => (CL_BUILD_ERROR, options_log + &log, None),
+            Err(BuildFailure::Log(log)) => (CL_BUILD_ERROR, options_log + &log, None, false),
+            Err(BuildFailure::OutOfMemory(log)) => (CL_BUILD_ERROR, options_log + &log, None, true),
         }
     };
     if let (Some(cache), Some(executable)) = (cache, &outcome.2) {
@@ -669,7 +681,11 @@ pub fn link(
     }
     // "CL_LINK_PROGRAM_FAILURE if there is a failure to link the compiled binaries and/or
     // libraries."
-    let result = built.or(fail(CL_LINK_PROGRAM_FAILURE));
+    // A link refused for lack of host memory says so (as clBuildProgram does).
+    let result = built.map_err(|e| match e.code() {
+        CL_OUT_OF_HOST_MEMORY => e,
+        _ => crate::ClError(CL_LINK_PROGRAM_FAILURE),
+    });
     Ok(Linked { program, result })
 }
 

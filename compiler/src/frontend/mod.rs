@@ -51,6 +51,10 @@ pub struct Checked {
     pub diagnostics: diag::Diagnostics,
     /// How long each stage took, in order (`CLIFT_LOG=build`, `CLIFT_PROFILE`).
     pub stage_times: Vec<(&'static str, std::time::Duration)>,
+    /// Set when the run stopped because the next stage would not fit in the process's
+    /// memory ([`crate::budget`]): the preprocessor refused to go on, or parsing would not
+    /// fit. The stages after it did not run.
+    pub out_of_memory: Option<crate::budget::OutOfMemory>,
 }
 
 impl Checked {
@@ -81,7 +85,15 @@ pub fn run(name: &str, text: &str, options: Options<'_>, until: Until) -> Checke
     lap("preprocess");
     let mut unit = None;
     let mut program = tir::Program::default();
-    if until >= Until::Parse {
+    let mut out_of_memory = crate::budget::take_refusal();
+    if out_of_memory.is_none() && until >= Until::Parse {
+        out_of_memory = crate::budget::check(
+            "parsing",
+            tokens.len().saturating_mul(crate::budget::PER_TOKEN),
+        )
+        .err();
+    }
+    if out_of_memory.is_none() && until >= Until::Parse {
         let parsed = parse::parse(&tokens, &mut diagnostics);
         lap("parse");
         if until >= Until::Sema {
@@ -98,6 +110,7 @@ pub fn run(name: &str, text: &str, options: Options<'_>, until: Until) -> Checke
         program,
         diagnostics,
         stage_times,
+        out_of_memory,
     }
 }
 

@@ -113,6 +113,27 @@ pub fn preprocess(
     pp.run()
 }
 
+/// The tokens of the predefined macros' source (`<built-in>`), lexed once per thread for
+/// each text and file id: every build defines them, and lexing them again was most of the
+/// preprocessing of a small program (it has no lexer errors to report).
+fn lex_predefined(file: FileId, text: &str) -> Rc<[Token]> {
+    type Cached = Option<(FileId, Rc<str>, Rc<[Token]>)>;
+    thread_local! {
+        static LEXED: std::cell::RefCell<Cached> = const { std::cell::RefCell::new(None) };
+    }
+    LEXED.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        match &*cached {
+            Some((id, t, tokens)) if *id == file && **t == *text => Rc::clone(tokens),
+            _ => {
+                let tokens: Rc<[Token]> = lex::tokenize(file, text, &mut Diagnostics::new()).into();
+                *cached = Some((file, text.into(), Rc::clone(&tokens)));
+                tokens
+            }
+        }
+    })
+}
+
 /// Most nested `#include`s (clang's limit too).
 const MAX_INCLUDE_DEPTH: usize = 200;
 /// Most `#include`s executed in one translation unit: a header that includes itself twice
@@ -314,6 +335,17 @@ impl<'a> Preprocessor<'a> {
                 continue;
             }
             out.push(t.tok);
+            // A program (or a macro bomb) whose tokens would not fit stops here; the build
+            // reads the refusal (`budget`).
+            if out.len() % (1 << 16) == 0
+                && crate::budget::exceeded(
+                    "preprocessing",
+                    out.len().saturating_mul(crate::budget::TOKEN_BYTES),
+                )
+            {
+                out.push(eof_token(Span::default()));
+                return out;
+            }
         }
     }
 
@@ -325,7 +357,11 @@ impl<'a> Preprocessor<'a> {
             None => {
                 let text = self.sources.file(file).text.clone();
                 let mut local = Diagnostics::new();
-                let tokens: Rc<[Token]> = lex::tokenize(file, &text, &mut local).into();
+                let tokens = if &*self.sources.file(file).name == "<built-in>" {
+                    lex_predefined(file, &text)
+                } else {
+                    lex::tokenize(file, &text, &mut local).into()
+                };
                 let mut found: Vec<Diagnostic> = local.iter().cloned().collect();
                 found.sort_by_key(|d| d.span.start);
                 let found: Rc<[Diagnostic]> = found.into();

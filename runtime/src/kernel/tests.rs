@@ -256,6 +256,19 @@ fn work_size_rules() {
         err(kernel.ndrange(d, 1, Some([usize::MAX, 0, 0]), Some([8, 1, 1]), None)),
         Some(CL_INVALID_GLOBAL_OFFSET)
     );
+    // A range of more work-items than a size_t counts (found by fuzzing: the product
+    // overflowed choosing the local size).
+    assert_eq!(
+        err(kernel.ndrange(d, 2, None, Some([1 << 40, 1 << 40, 1]), None)),
+        Some(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
+    assert_eq!(
+        err(kernel.ndrange(d, 3, None, Some([1 << 32, 1, 1 << 32]), Some([1, 1, 1]))),
+        Some(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
+    let local = choose_local_size([usize::MAX, usize::MAX, 1], 2, 2, 1024);
+    assert_eq!(usize::MAX % local[0], 0, "{local:?}");
+    assert!(local[0] * local[1] <= 1024, "{local:?}");
     assert_eq!(
         err(kernel.ndrange(d, 1, None, Some([10, 1, 1]), Some([3, 1, 1]))),
         Some(CL_INVALID_WORK_GROUP_SIZE)

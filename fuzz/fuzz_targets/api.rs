@@ -1,0 +1,4 @@
+//! `cargo fuzz` target: [`clift_fuzz_targets::api::run`].
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| clift_fuzz_targets::api::run(data));

@@ -32,11 +32,11 @@ pub const TABLE: &str = r#"
 @ pure query
 uint get_work_dim()
 size_t get_global_size(uint)
-@ pure query varying
+@ pure query varying vector
 size_t get_global_id(uint)
 @ pure query
 size_t get_local_size(uint)
-@ pure query varying
+@ pure query varying vector
 size_t get_local_id(uint)
 @ pure query
 size_t get_num_groups(uint)
@@ -72,7 +72,9 @@ F exp(F)
 F exp2(F)
 F exp10(F)
 F expm1(F)
+@ pure vector
 F fabs(F)
+@ pure
 F fdim(F, F)
 F floor(F)
 F fma(F, F, F)
@@ -98,7 +100,9 @@ F log2(F)
 F log10(F)
 F log1p(F)
 F logb(F)
+@ pure vector
 F mad(F, F, F)
+@ pure
 F maxmag(F, F)
 F minmag(F, F)
 @ writes
@@ -116,14 +120,18 @@ F remquo(F, F, anyspace iN*)
 F rint(F)
 F rootn(F, iN)
 F round(F)
+@ pure vector
 F rsqrt(F)
+@ pure
 F sin(F)
 @ writes
 F sincos(F, anyspace F*)
 @ pure
 F sinh(F)
 F sinpi(F)
+@ pure vector
 F sqrt(F)
+@ pure
 F tan(F)
 F tanh(F)
 F tanpi(F)
@@ -141,10 +149,14 @@ Ff half_powr(Ff, Ff)
 Ff half_recip(Ff)
 Ff half_rsqrt(Ff)
 Ff half_sin(Ff)
+@ pure vector
 Ff half_sqrt(Ff)
+@ pure
 Ff half_tan(Ff)
 Ff native_cos(Ff)
+@ pure vector
 Ff native_divide(Ff, Ff)
+@ pure
 Ff native_exp(Ff)
 Ff native_exp2(Ff)
 Ff native_exp10(Ff)
@@ -152,10 +164,14 @@ Ff native_log(Ff)
 Ff native_log2(Ff)
 Ff native_log10(Ff)
 Ff native_powr(Ff, Ff)
+@ pure vector
 Ff native_recip(Ff)
+@ pure
 Ff native_rsqrt(Ff)
 Ff native_sin(Ff)
+@ pure vector
 Ff native_sqrt(Ff)
+@ pure
 Ff native_tan(Ff)
 
 # 6.12.3 Integer functions
@@ -165,18 +181,22 @@ U abs_diff(I, I)
 I add_sat(I, I)
 I hadd(I, I)
 I rhadd(I, I)
+@ pure vector
 I clamp(I, I, I)
 In clamp(In, S, S)
+@ pure
 I clz(I)
 # OpenCL C 2.0's ctz, provided for 1.2 as PoCL does (the CTS's integer_ctz calls it).
 @ pure
 I ctz(I)
 I mad_hi(I, I, I)
 I mad_sat(I, I, I)
+@ pure vector
 I max(I, I)
 In max(In, S)
 I min(I, I)
 In min(In, S)
+@ pure
 I mul_hi(I, I)
 I rotate(I, I)
 I sub_sat(I, I)
@@ -186,14 +206,17 @@ I32 mad24(I32, I32, I32)
 I32 mul24(I32, I32)
 
 # 6.12.4 Common functions
-@ pure
+@ pure vector
 F clamp(F, F, F)
 Fn clamp(Fn, S, S)
+@ pure
 F degrees(F)
+@ pure vector
 F max(F, F)
 Fn max(Fn, S)
 F min(F, F)
 Fn min(Fn, S)
+@ pure
 F mix(F, F, F)
 Fn mix(Fn, Fn, S)
 F radians(F)
@@ -211,7 +234,9 @@ double4 cross(double4, double4)
 double3 cross(double3, double3)
 half4 cross(half4, half4)
 half3 cross(half3, half3)
+@ pure vector
 S dot(F4, F4)
+@ pure
 S distance(F4, F4)
 S length(F4)
 F4 normalize(F4)
@@ -238,8 +263,10 @@ R signbit(F)
 int any(Ki)
 int all(Ki)
 G bitselect(G, G, G)
+@ pure vector
 G select(G, G, K)
 G select(G, G, Ku)
+@ pure
 
 # 6.12.7 Vector data load and store functions
 @ reads

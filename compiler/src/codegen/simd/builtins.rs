@@ -14,6 +14,11 @@ impl VecLower<'_, '_> {
     /// Builtins: the work-item ids as sequences, the cheap math in registers (the same
     /// instructions as the scalar lowering's), the rest per lane.
     pub(super) fn builtin(&mut self, e: &Expr, id: BuiltinId, args: &[Expr]) -> Result<VVal> {
+        // Only builtins the table says have a vector form get one here; the rest run per
+        // lane through the scalar lowering.
+        if !id.attributes().vector_form {
+            return self.per_lane(e);
+        }
         let f = id.function();
         if matches!(f, F::GetGlobalId | F::GetLocalId) && constant_dimension(args) == Some(0) {
             let counter = if f == F::GetGlobalId {

@@ -728,19 +728,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
         };
         // Each lane's result and each written variable's lane, in variables so that a lane
         // skipped by the guard keeps zeros / the old value.
-        let mut results = Vec::new();
-        for _ in 0..WIDTH {
-            let vars: Vec<Variable> = result_types
-                .iter()
-                .map(|&t| {
-                    let v = self.l.b.declare_var(t);
-                    let z = self.zero(t);
-                    self.l.b.def_var(v, z);
-                    v
-                })
-                .collect();
-            results.push(vars);
-        }
+        let results = self.zeroed_lane_variables(&result_types);
         let saved: Vec<(LocalId, Storage)> = used
             .iter()
             .map(|&id| {

@@ -213,6 +213,24 @@ impl VecLower<'_, '_> {
         Ok(())
     }
 
+    /// For each lane, one variable of each type in `types`, set to zero: what a lane that a
+    /// guard skips keeps.
+    pub(super) fn zeroed_lane_variables(&mut self, types: &[ir::Type]) -> Vec<Vec<Variable>> {
+        (0..WIDTH)
+            .map(|_| {
+                types
+                    .iter()
+                    .map(|&t| {
+                        let v = self.l.b.declare_var(t);
+                        let z = self.zero(t);
+                        self.l.b.def_var(v, z);
+                        v
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Runs `f` for each lane of `guard` (every lane without one), in lane order; its
     /// results (of `types`) are zeros for the lanes that did not run.
     pub(super) fn lanewise(
@@ -221,19 +239,7 @@ impl VecLower<'_, '_> {
         types: &[ir::Type],
         mut f: impl FnMut(&mut Self, usize) -> Result<Lanes>,
     ) -> Result<Vec<Lanes>> {
-        let mut vars = Vec::new();
-        for _ in 0..WIDTH {
-            let lane: Vec<Variable> = types
-                .iter()
-                .map(|&t| {
-                    let v = self.l.b.declare_var(t);
-                    let z = self.zero(t);
-                    self.l.b.def_var(v, z);
-                    v
-                })
-                .collect();
-            vars.push(lane);
-        }
+        let vars = self.zeroed_lane_variables(types);
         for (k, lane) in vars.iter().enumerate() {
             let next = self.l.b.create_block();
             if let Some(m) = guard {

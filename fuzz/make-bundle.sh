@@ -19,7 +19,8 @@ cat > bundle/run.sh <<'RUN'
 # Runs every target for SECONDS with JOBS libFuzzer workers each, from the kept corpora;
 # writes to OUTDIR: <target>.log (the summary), artifacts/<target>/ (crashes, timeouts),
 # new-corpus-<target>.tar.xz (inputs found, for `cargo fuzz cmin` back home) and
-# executions.txt (executions per target and in total).
+# executions.txt (executions per target and in total). JOBS_<target> (for example JOBS_api=6)
+# gives one target its own number of workers.
 set -u
 cd "$(dirname "$0")"
 secs=${1:-480}; jobs=${2:-3}; out=${3:-${OUT:-/tmp/clift-fuzz}}
@@ -34,9 +35,10 @@ for t in "${targets[@]}"; do
   mkdir -p "work/run-$t/corpus" "$out/artifacts/$t"
   dict=(-dict=../../opencl.dict)
   [ "$t" = api ] && dict=()
+  own="JOBS_$t"; n=${!own:-$jobs}
   (cd "work/run-$t" && ASAN_OPTIONS=detect_leaks=0:detect_odr_violation=0:allocator_may_return_null=1 \
     "../$t" corpus "../corpora/$t" "${dict[@]}" -max_total_time="$secs" -timeout=20 \
-    -rss_limit_mb=4096 -max_len=65536 -jobs="$jobs" -workers="$jobs" \
+    -rss_limit_mb=4096 -max_len=65536 -jobs="$n" -workers="$n" \
     -artifact_prefix="$out/artifacts/$t/" -print_final_stats=1 > "$out/$t.log" 2>&1) &
 done
 wait

@@ -280,6 +280,15 @@ pub fn run(data: &[u8]) {
 /// The host bytes a rectangle of `region` at `origin` spans with these pitches, or `None`
 /// when that does not fit in `usize`. Pitches are raised to their smallest valid values
 /// first, so the figure bounds what a call that validates its pitches may touch.
+/// The bytes an image read or write may touch on the host side, for any image type: the
+/// rectangle's extent, and for a 1D image array (whose layers, `region[1]`, lie
+/// `slice_pitch` apart: 5.3.3) the extent with rows `slice` apart.
+fn image_host_extent(region: [usize; 3], row: usize, slice: usize) -> Option<usize> {
+    let rect = rect_extent([0; 3], region, row, slice)?;
+    let layers = rect_extent([0; 3], region, row.max(slice), 0)?;
+    Some(rect.max(layers))
+}
+
 fn rect_extent(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> Option<usize> {
     let row = row.max(region[0]);
     let slice = slice.max(row.checked_mul(region[1])?);
@@ -530,7 +539,7 @@ impl Run {
                     let (row, slice) = (b.size(), b.size());
                     // 16 bytes: the largest element of any format.
                     let bytes_region = [region[0].saturating_mul(16), region[1], region[2]];
-                    let host = self.host(rect_extent([0; 3], bytes_region, row, slice));
+                    let host = self.host(image_host_extent(bytes_region, row, slice));
                     if b.bool() {
                         cl::clEnqueueReadImage(
                             q,
@@ -824,5 +833,13 @@ mod tests {
         // A pitch below the row is raised to the row.
         assert_eq!(rect_extent([0; 3], [8, 2, 1], 1, 0), Some(16));
         assert_eq!(rect_extent([usize::MAX, 0, 0], [1, 1, 1], 0, 0), None);
+    }
+
+    #[test]
+    fn image_host_extents_cover_1d_array_layers() {
+        // 3 layers of 8 bytes, 100 bytes apart: the last layer ends at 2 * 100 + 8.
+        assert_eq!(image_host_extent([8, 3, 1], 0, 100), Some(208));
+        // A 2D rectangle of 3 rows, pitch 16: the slice pitch does not matter.
+        assert_eq!(image_host_extent([8, 3, 1], 16, 0), Some(40));
     }
 }

@@ -17,11 +17,11 @@ use parking_lot::Mutex;
 use crate::context::Context;
 use crate::device::Device;
 use crate::error::ClResult;
-use crate::event::{Dependent, Event, Runner};
+use crate::event::{Dependent, Event};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
-/// What a command does when it runs.
-pub type Work = Box<dyn FnOnce() -> ClResult<()> + Send>;
+/// What a command does when it runs, given its queue.
+pub type Work = Box<dyn FnOnce(&Queue) -> ClResult<()> + Send>;
 
 /// How a command relates to the others of its queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +159,7 @@ impl Queue {
             handle_of(&**self),
             command_type,
             self.profiling(),
+            Pending::new(Arc::clone(self), blocking, work),
         );
         let mut deps = wait_list;
         // Only the wait list's failures propagate: the queue's own ordering (the previous
@@ -192,15 +193,7 @@ impl Queue {
         {
             event.set_before(previous);
         }
-        submit_when_ready(
-            Arc::clone(self),
-            Arc::clone(&event),
-            deps,
-            previous,
-            explicit,
-            blocking,
-            work,
-        );
+        submit_when_ready(&event, deps, previous, explicit);
         event
     }
 
@@ -230,43 +223,68 @@ impl Queue {
     }
 }
 
-/// A command waiting for its dependencies. It holds its queue: "After the command_queue
-/// reference count becomes zero and all commands queued to command_queue have finished, the
-/// command-queue is deleted."
-struct Pending {
-    queue: Arc<Queue>,
-    event: Arc<Event>,
-    work: Mutex<Option<Work>>,
+/// A command's part of its event: its work, and what it still waits for. It holds its
+/// queue until it has run: "After the command_queue reference count becomes zero and all
+/// commands queued to command_queue have finished, the command-queue is deleted."
+pub(crate) struct Pending {
+    /// The work and its queue, taken by whoever runs the command (or gives it up unrun), so
+    /// that a finished event holds neither (the queue holds its last event).
+    job: Mutex<Option<(Work, Arc<Queue>)>>,
     remaining: AtomicUsize,
     failed: AtomicBool,
+    /// Submitted and not started: a thread about to wait for the event may run it.
+    offered: AtomicBool,
     blocking: bool,
     /// When the command was enqueued, kept only for `CLIFT_LOG=launch`.
     enqueued_at: Option<std::time::Instant>,
 }
 
+impl Pending {
+    fn new(queue: Arc<Queue>, blocking: bool, work: Work) -> Pending {
+        Pending {
+            job: Mutex::new(Some((work, queue))),
+            // One count, released by `submit_when_ready`, so the command cannot start while
+            // its dependencies are still being registered.
+            remaining: AtomicUsize::new(1),
+            failed: AtomicBool::new(false),
+            offered: AtomicBool::new(false),
+            blocking,
+            enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
+                .then(std::time::Instant::now),
+        }
+    }
+
+    /// Withdraws the offer to waiters; whether it was open.
+    pub(crate) fn take_offer(&self) -> bool {
+        self.offered.load(Ordering::Relaxed) && self.offered.swap(false, Ordering::AcqRel)
+    }
+
+    /// The work and its queue, which only the first taker gets.
+    fn take_job(&self) -> Option<(Work, Arc<Queue>)> {
+        self.job.lock().take()
+    }
+}
+
+/// The pending part of a command's event (every command's event has one).
+fn pending(event: &Event) -> &Pending {
+    event
+        .pending()
+        .expect("a command's event carries its command")
+}
+
 fn submit_when_ready(
-    queue: Arc<Queue>,
-    event: Arc<Event>,
+    event: &Arc<Event>,
     deps: Vec<Arc<Event>>,
     previous: Option<Arc<Event>>,
     explicit: usize,
-    blocking: bool,
-    work: Work,
 ) {
-    let pending = Arc::new(Pending {
-        queue,
-        event,
-        work: Mutex::new(Some(work)),
-        // One extra count, released below, so the command cannot start while the
-        // dependencies are still being registered.
-        remaining: AtomicUsize::new(deps.len() + usize::from(previous.is_some()) + 1),
-        failed: AtomicBool::new(false),
-        blocking,
-        enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
-            .then(std::time::Instant::now),
-    });
+    // Nobody else counts down before the dependencies are registered below.
+    pending(event).remaining.fetch_add(
+        deps.len() + usize::from(previous.is_some()),
+        Ordering::AcqRel,
+    );
     for (i, dep) in deps.into_iter().enumerate() {
-        let dependent = Arc::clone(&pending) as Arc<dyn Dependent>;
+        let dependent = Arc::clone(event) as Arc<dyn Dependent>;
         if i < explicit {
             dep.notify(dependent);
         } else {
@@ -274,20 +292,14 @@ fn submit_when_ready(
         }
     }
     if let Some(previous) = previous {
-        previous.notify_order(Arc::clone(&pending) as Arc<dyn Dependent>);
+        previous.notify_order(Arc::clone(event) as Arc<dyn Dependent>);
     }
-    pending.dependency_done(CL_COMPLETE, true);
+    dependency_done(event, CL_COMPLETE, true);
 }
 
-impl Dependent for Pending {
+impl Dependent for Event {
     fn dependency_finished(self: Arc<Self>, status: cl_int) {
-        self.dependency_done(status, false);
-    }
-}
-
-impl Runner for Pending {
-    fn run(&self) {
-        Pending::run(self);
+        dependency_done(&self, status, false);
     }
 }
 
@@ -295,96 +307,111 @@ thread_local! {
     /// On a worker running commands: a command that became ready meanwhile (the next one
     /// of an in-order queue, typically), which the worker runs next itself instead of
     /// handing it to the pool, so a chain of commands costs no wake-up per command.
-    static NEXT: std::cell::RefCell<Option<Arc<Pending>>> = const { std::cell::RefCell::new(None) };
-    /// Whether this thread is a worker inside [`Pending::run_on_worker`].
+    static NEXT: std::cell::RefCell<Option<Arc<Event>>> = const { std::cell::RefCell::new(None) };
+    /// Whether this thread is a worker inside [`run_on_worker`].
     static ON_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-impl Pending {
-    /// One dependency has finished (`on_enqueuing_thread`: the final count released by
-    /// `submit_when_ready` itself); the last one submits the command.
-    fn dependency_done(self: Arc<Self>, status: cl_int, on_enqueuing_thread: bool) {
-        if status < 0 {
-            self.failed.store(true, Ordering::Release);
-        }
-        if self.remaining.fetch_sub(1, Ordering::AcqRel) != 1 {
-            return;
-        }
-        if self.failed.load(Ordering::Acquire) {
-            self.event
-                .set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-            return;
-        }
-        self.event.set_status(CL_SUBMITTED);
-        if self.blocking && on_enqueuing_thread {
-            return self.run();
-        }
-        self.event.set_runner(Arc::clone(&self) as Arc<dyn Runner>);
-        // A worker that has just finished this command's last dependency runs it next.
-        let kept = ON_WORKER.with(|on| on.get())
-            && NEXT.with(|next| {
-                let mut next = next.borrow_mut();
-                next.is_none() && {
-                    *next = Some(Arc::clone(&self));
-                    true
-                }
-            });
-        if kept {
-            return;
-        }
-        let worker = Arc::clone(&self);
-        match self.queue.device.executor() {
-            Ok(executor) => executor.spawn(move || worker.run_on_worker()),
-            Err(e) => {
-                drop(self.event.take_runner());
-                self.event.set_status(e.code());
-            }
-        }
+/// One dependency of `event`'s command has finished (`on_enqueuing_thread`: the final count
+/// released by `submit_when_ready` itself); the last one submits the command.
+fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool) {
+    let pending = pending(event);
+    if status < 0 {
+        pending.failed.store(true, Ordering::Release);
     }
-
-    /// Runs the command on a worker, then the commands it made ready that the worker kept.
-    fn run_on_worker(&self) {
-        let outer = ON_WORKER.with(|on| on.replace(true));
-        self.run();
-        if !outer {
-            while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
-                next.run();
-            }
-        }
-        ON_WORKER.with(|on| on.set(outer));
+    if pending.remaining.fetch_sub(1, Ordering::AcqRel) != 1 {
+        return;
     }
-
-    /// Runs the command, once: a worker and a waiting thread may both try.
-    fn run(&self) {
-        // Whoever runs it withdraws the offer to waiters (which also ends the reference
-        // cycle event → runner → pending → event).
-        drop(self.event.take_runner());
-        let Some(work) = self.work.lock().take() else {
+    if pending.failed.load(Ordering::Acquire) {
+        drop(pending.take_job());
+        event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        return;
+    }
+    event.set_status(CL_SUBMITTED);
+    if pending.blocking && on_enqueuing_thread {
+        return run(event);
+    }
+    pending.offered.store(true, Ordering::Release);
+    // A worker that has just finished this command's last dependency runs it next.
+    let kept = ON_WORKER.with(|on| on.get())
+        && NEXT.with(|next| {
+            let mut next = next.borrow_mut();
+            next.is_none() && {
+                *next = Some(Arc::clone(event));
+                true
+            }
+        });
+    if kept {
+        return;
+    }
+    let failed = {
+        // The queue is reached through the job, which a waiting thread may have run (and
+        // taken) already.
+        let job = pending.job.lock();
+        let Some((_, queue)) = job.as_ref() else {
             return;
         };
-        self.event.set_status(CL_RUNNING);
-        let started = self.enqueued_at.map(|t| (t, std::time::Instant::now()));
-        let status = match work() {
-            Ok(()) => CL_COMPLETE,
-            Err(e) => e.code(),
-        };
-        if let Some((enqueued, started)) = started {
-            crate::clift_log!(
-                Launch,
-                Info,
-                "{}: waited {:.1} us, ran {:.1} us -> {}",
-                crate::log::command_name(self.event.command_type()),
-                (started - enqueued).as_secs_f64() * 1e6,
-                started.elapsed().as_secs_f64() * 1e6,
-                if status == CL_COMPLETE {
-                    "CL_COMPLETE".to_string()
-                } else {
-                    crate::log::status_name(status)
-                }
-            );
+        match queue.device.executor() {
+            Ok(executor) => {
+                let event = Arc::clone(event);
+                executor.spawn(move || run_on_worker(&event));
+                None
+            }
+            Err(e) => Some(e),
         }
-        self.event.set_status(status);
+    };
+    if let Some(e) = failed
+        && pending.take_offer()
+    {
+        drop(pending.take_job());
+        event.set_status(e.code());
     }
+}
+
+/// Runs the command on a worker, then the commands it made ready that the worker kept.
+fn run_on_worker(event: &Event) {
+    let outer = ON_WORKER.with(|on| on.replace(true));
+    run(event);
+    if !outer {
+        while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
+            run(&next);
+        }
+    }
+    ON_WORKER.with(|on| on.set(outer));
+}
+
+/// Runs `event`'s command, once: a worker and a waiting thread may both try.
+pub(crate) fn run(event: &Event) {
+    let pending = pending(event);
+    // Whoever runs it withdraws the offer to waiters.
+    pending.offered.store(false, Ordering::Release);
+    let Some((work, queue)) = pending.take_job() else {
+        return;
+    };
+    event.set_status(CL_RUNNING);
+    let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
+    let status = match work(&queue) {
+        Ok(()) => CL_COMPLETE,
+        Err(e) => e.code(),
+    };
+    if let Some((enqueued, started)) = started {
+        crate::clift_log!(
+            Launch,
+            Info,
+            "{}: waited {:.1} us, ran {:.1} us -> {}",
+            crate::log::command_name(event.command_type()),
+            (started - enqueued).as_secs_f64() * 1e6,
+            started.elapsed().as_secs_f64() * 1e6,
+            if status == CL_COMPLETE {
+                "CL_COMPLETE".to_string()
+            } else {
+                crate::log::status_name(status)
+            }
+        );
+    }
+    event.set_status(status);
+    // The queue may go once its last command has finished.
+    drop(queue);
 }
 
 #[cfg(test)]
@@ -404,13 +431,13 @@ mod tests {
             None,
         );
         let queue = Queue::new(context, device, 0).unwrap();
-        let ok = || -> Work { Box::new(|| Ok(())) };
+        let ok = || -> Work { Box::new(|_| Ok(())) };
         let failed = queue.enqueue(
             CL_COMMAND_NDRANGE_KERNEL,
             Vec::new(),
             QueueOrder::Command,
             false,
-            Box::new(|| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
+            Box::new(|_| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
         );
         let next = queue.enqueue(
             CL_COMMAND_MARKER,
@@ -455,7 +482,7 @@ mod tests {
         let mut longest = 0;
         for _ in 0..5_000 {
             let done = Arc::clone(&done);
-            let work: Work = Box::new(move || {
+            let work: Work = Box::new(move |_| {
                 done.fetch_add(1, Ordering::Relaxed);
                 Ok(())
             });
@@ -495,7 +522,7 @@ mod tests {
         let events: Vec<_> = (0..2_000)
             .map(|i| {
                 let order = Arc::clone(&order);
-                let work: Work = Box::new(move || {
+                let work: Work = Box::new(move |_| {
                     order.lock().push(i);
                     Ok(())
                 });
@@ -524,14 +551,14 @@ mod tests {
             vec![Arc::clone(&gate)],
             QueueOrder::Command,
             false,
-            Box::new(|| Ok(())),
+            Box::new(|_| Ok(())),
         );
         let fast = queue.enqueue(
             CL_COMMAND_MARKER,
             Vec::new(),
             QueueOrder::Command,
             false,
-            Box::new(|| Ok(())),
+            Box::new(|_| Ok(())),
         );
         assert_eq!(fast.wait(), CL_COMPLETE);
         let opener = {
@@ -556,7 +583,7 @@ mod tests {
         let sleepers: Vec<_> = (0..workers)
             .map(|_| {
                 let started = Arc::clone(&started);
-                let work: Work = Box::new(move || {
+                let work: Work = Box::new(move |_| {
                     started.fetch_add(1, Ordering::AcqRel);
                     std::thread::sleep(std::time::Duration::from_millis(500));
                     Ok(())
@@ -578,7 +605,7 @@ mod tests {
         let events: Vec<_> = (0..2)
             .map(|_| {
                 let ran_on = Arc::clone(&ran_on);
-                let work: Work = Box::new(move || {
+                let work: Work = Box::new(move |_| {
                     ran_on.lock().push(std::thread::current().id());
                     Ok(())
                 });
@@ -596,5 +623,65 @@ mod tests {
         assert_eq!(*ran_on.lock(), [here, here]);
         assert!(sleepers.iter().all(|e| e.status() > CL_COMPLETE));
         busy.finish();
+    }
+    /// A command holds its queue until it has run, not as long as its event lives: the
+    /// queue holds its last event, and an application may keep events after releasing the
+    /// queue.
+    #[test]
+    fn a_finished_command_does_not_keep_its_queue_alive() {
+        let queue = queue(0);
+        let gate = Event::user(Arc::clone(queue.context()));
+        let events: Vec<_> = [vec![Arc::clone(&gate)], Vec::new()]
+            .into_iter()
+            .map(|waits| {
+                queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    waits,
+                    QueueOrder::Command,
+                    false,
+                    Box::new(|_| Ok(())),
+                )
+            })
+            .collect();
+        let weak = Arc::downgrade(&queue);
+        drop(queue);
+        assert!(
+            weak.upgrade().is_some(),
+            "waiting commands hold their queue"
+        );
+        gate.set_status(CL_COMPLETE);
+        assert_eq!(events[1].wait(), CL_COMPLETE);
+        // The worker that ran the last command lets go of the queue right after.
+        let start = std::time::Instant::now();
+        while weak.upgrade().is_some() {
+            assert!(start.elapsed().as_secs() < 10, "the queue is never dropped");
+            std::thread::yield_now();
+        }
+        assert!(events.iter().all(|e| e.status() == CL_COMPLETE));
+    }
+
+    /// A command whose wait list failed gives up its work (and queue) without running.
+    #[test]
+    fn a_failed_wait_list_drops_the_work_unrun() {
+        let queue = queue(0);
+        let gate = Event::user(Arc::clone(queue.context()));
+        let ran = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&ran);
+        let event = queue.enqueue(
+            CL_COMMAND_MARKER,
+            vec![Arc::clone(&gate)],
+            QueueOrder::Command,
+            false,
+            Box::new(move |_| {
+                flag.store(true, Ordering::Release);
+                Ok(())
+            }),
+        );
+        let weak = Arc::downgrade(&queue);
+        drop(queue);
+        gate.set_status(CL_INVALID_VALUE);
+        assert_eq!(event.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        assert!(!ran.load(Ordering::Acquire));
+        assert!(weak.upgrade().is_none());
     }
 }

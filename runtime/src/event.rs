@@ -101,7 +101,7 @@ pub struct Event {
     /// The command before this one on an in-order queue, while it had not finished at
     /// enqueue: a thread waiting for this event runs that one too if no worker has started
     /// it (a kernel followed by a blocking read then costs no hand-off at all).
-    before: std::sync::OnceLock<std::sync::Weak<Event>>,
+    before: Option<std::sync::Weak<Event>>,
     times: Times,
 }
 
@@ -126,6 +126,7 @@ impl Event {
         queue_handle: *mut c_void,
         command_type: cl_command_type,
         profiled: bool,
+        before: Option<std::sync::Weak<Event>>,
         pending: Pending,
     ) -> Arc<Event> {
         let event = Self::with_status(
@@ -134,6 +135,7 @@ impl Event {
             command_type,
             CL_QUEUED,
             profiled,
+            before,
             Some(pending),
         );
         if profiled {
@@ -151,6 +153,7 @@ impl Event {
             CL_SUBMITTED,
             false,
             None,
+            None,
         )
     }
 
@@ -160,6 +163,7 @@ impl Event {
         command_type: cl_command_type,
         status: cl_int,
         profiled: bool,
+        before: Option<std::sync::Weak<Event>>,
         pending: Option<Pending>,
     ) -> Arc<Event> {
         Arc::new(Event {
@@ -177,7 +181,7 @@ impl Event {
             status: AtomicI32::new(status),
             changed: Condvar::new(),
             pending,
-            before: std::sync::OnceLock::new(),
+            before,
             times: Times::default(),
         })
     }
@@ -326,16 +330,11 @@ impl Event {
         self.pending.as_ref()
     }
 
-    /// Records the command this one follows on an in-order queue (see `before`).
-    pub fn set_before(&self, previous: &Arc<Event>) {
-        let _ = self.before.set(Arc::downgrade(previous));
-    }
-
     /// Runs the command here if it is ready and no one has started it; whether it did.
     fn run_if_offered(&self) -> bool {
         let offered = self.pending.as_ref().is_some_and(Pending::take_offer);
         if offered {
-            crate::queue::run(self);
+            drop(crate::queue::run(self));
         }
         offered
     }
@@ -348,7 +347,7 @@ impl Event {
             return status;
         }
         if !self.run_if_offered()
-            && let Some(previous) = self.before.get().and_then(std::sync::Weak::upgrade)
+            && let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
             && previous.run_if_offered()
         {
             // The command before was ready and waited for a worker: it ran here, and so does

@@ -20,8 +20,35 @@ use crate::error::ClResult;
 use crate::event::{Dependent, Event};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
+mod handoff;
+
 /// What a command does when it runs, given its queue.
-pub type Work = Box<dyn FnOnce(&Queue) -> ClResult<()> + Send>;
+pub type Work = Box<dyn Job>;
+
+/// A command's work, run in place: the allocation that holds it stays with the event and
+/// is freed with it, usually on the enqueuing thread (which pruned the finished event),
+/// instead of on the worker. An allocation freed by another thread than the one that made
+/// it goes back to its arena under that arena's lock, which the enqueuing thread takes for
+/// its next allocation: the two cores then pass the lock back and forth for each command.
+pub trait Job: Send {
+    /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
+    /// drop it (what it holds goes at once, the allocation with the event).
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()>;
+}
+
+impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+        match (self.take(), queue) {
+            (Some(work), Some(queue)) => work(queue),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `f` as a command's [`Work`].
+pub fn work(f: impl FnOnce(&Queue) -> ClResult<()> + Send + 'static) -> Work {
+    Box::new(Some(f))
+}
 
 /// How a command relates to the others of its queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +106,8 @@ pub struct Queue {
     device: Arc<Device>,
     properties: AtomicU64,
     state: Mutex<QueueState>,
+    /// Where a ready command goes to a worker waiting for the next one ([`handoff`]).
+    handoff: handoff::Slot,
 }
 
 // SAFETY: `Queue` is `#[repr(C)]` with its `Header` first.
@@ -109,6 +138,7 @@ impl Queue {
                 unfinished: Vec::new(),
                 prune_at: MIN_PRUNE_AT,
             }),
+            handoff: handoff::Slot::new(),
         }))
     }
 
@@ -154,13 +184,6 @@ impl Queue {
         blocking: bool,
         work: Work,
     ) -> Arc<Event> {
-        let event = Event::for_command(
-            Arc::clone(&self.context),
-            handle_of(&**self),
-            command_type,
-            self.profiling(),
-            Pending::new(Arc::clone(self), blocking, work),
-        );
         let mut deps = wait_list;
         // Only the wait list's failures propagate: the queue's own ordering (the previous
         // command, a barrier, what a marker waits for) does not, so that a command that
@@ -168,31 +191,40 @@ impl Queue {
         let explicit = deps.len();
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
-        let previous = {
+        let out_of_order = self.is_out_of_order();
+        let pending = Pending::new(Arc::clone(self), blocking, work);
+        let (event, previous) = {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 deps.extend(state.unfinished.iter().cloned());
             }
-            let previous = if self.is_out_of_order() {
-                let barrier = state.barrier.clone();
-                if matches!(ordering, QueueOrder::Barrier { .. }) {
-                    state.barrier = Some(Arc::clone(&event));
-                }
-                barrier
+            let previous = if out_of_order {
+                state.barrier.clone()
             } else {
-                state.last.replace(Arc::clone(&event))
+                state.last.take()
             };
+            // A finished command is no dependency.
+            let previous = previous.filter(|p| !p.is_finished());
+            // The event is made here, with the command it follows known, so that it is
+            // complete before anyone else can see it.
+            let before = previous.as_ref().filter(|_| !out_of_order);
+            let event = Event::for_command(
+                Arc::clone(&self.context),
+                handle_of(&**self),
+                command_type,
+                self.profiling(),
+                before.map(Arc::downgrade),
+                pending,
+            );
+            if !out_of_order {
+                state.last = Some(Arc::clone(&event));
+            } else if matches!(ordering, QueueOrder::Barrier { .. }) {
+                state.barrier = Some(Arc::clone(&event));
+            }
             state.track(Arc::clone(&event));
-            previous
+            (event, previous)
         };
-        // A finished command is no dependency.
-        let previous = previous.filter(|p| !p.is_finished());
-        if let Some(previous) = &previous
-            && !self.is_out_of_order()
-        {
-            event.set_before(previous);
-        }
         submit_when_ready(&event, deps, previous, explicit);
         event
     }
@@ -227,9 +259,10 @@ impl Queue {
 /// queue until it has run: "After the command_queue reference count becomes zero and all
 /// commands queued to command_queue have finished, the command-queue is deleted."
 pub(crate) struct Pending {
-    /// The work and its queue, taken by whoever runs the command (or gives it up unrun), so
-    /// that a finished event holds neither (the queue holds its last event).
-    job: Mutex<Option<(Work, Arc<Queue>)>>,
+    /// The work and its queue; the queue is taken by whoever runs the command (or gives
+    /// it up unrun), so that a finished event does not hold it (the queue holds its last
+    /// event), and the work is run (or dropped) in place.
+    job: Mutex<(Option<Arc<Queue>>, Work)>,
     remaining: AtomicUsize,
     failed: AtomicBool,
     /// Submitted and not started: a thread about to wait for the event may run it.
@@ -242,7 +275,7 @@ pub(crate) struct Pending {
 impl Pending {
     fn new(queue: Arc<Queue>, blocking: bool, work: Work) -> Pending {
         Pending {
-            job: Mutex::new(Some((work, queue))),
+            job: Mutex::new((Some(queue), work)),
             // One count, released by `submit_when_ready`, so the command cannot start while
             // its dependencies are still being registered.
             remaining: AtomicUsize::new(1),
@@ -259,9 +292,18 @@ impl Pending {
         self.offered.load(Ordering::Relaxed) && self.offered.swap(false, Ordering::AcqRel)
     }
 
-    /// The work and its queue, which only the first taker gets.
-    fn take_job(&self) -> Option<(Work, Arc<Queue>)> {
-        self.job.lock().take()
+    /// The queue, which only the first taker gets: the right to run the work.
+    fn take_queue(&self) -> Option<Arc<Queue>> {
+        self.job.lock().0.take()
+    }
+
+    /// Drops the work without running it, and the queue.
+    fn give_up(&self) {
+        let mut job = self.job.lock();
+        let queue = job.0.take();
+        let _ = job.1.run(None);
+        drop(job);
+        drop(queue);
     }
 }
 
@@ -323,13 +365,14 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
         return;
     }
     if pending.failed.load(Ordering::Acquire) {
-        drop(pending.take_job());
+        pending.give_up();
         event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         return;
     }
     event.set_status(CL_SUBMITTED);
     if pending.blocking && on_enqueuing_thread {
-        return run(event);
+        drop(run(event));
+        return;
     }
     pending.offered.store(true, Ordering::Release);
     // A worker that has just finished this command's last dependency runs it next.
@@ -348,9 +391,12 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
         // The queue is reached through the job, which a waiting thread may have run (and
         // taken) already.
         let job = pending.job.lock();
-        let Some((_, queue)) = job.as_ref() else {
+        let Some(queue) = job.0.as_ref() else {
             return;
         };
+        if queue.handoff.hand_over(event) {
+            return;
+        }
         match queue.device.executor() {
             Ok(executor) => {
                 let event = Arc::clone(event);
@@ -363,34 +409,46 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
     if let Some(e) = failed
         && pending.take_offer()
     {
-        drop(pending.take_job());
+        pending.give_up();
         event.set_status(e.code());
     }
 }
 
-/// Runs the command on a worker, then the commands it made ready that the worker kept.
+/// Runs the command on a worker, then the commands it made ready that the worker kept,
+/// then waits a moment for the next command of its queue ([`handoff`]).
 fn run_on_worker(event: &Event) {
     let outer = ON_WORKER.with(|on| on.replace(true));
-    run(event);
+    let queue = run(event);
     if !outer {
-        while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
-            run(&next);
+        run_kept();
+        if let Some(queue) = queue {
+            queue.handoff.linger(|event| {
+                drop(run(&event));
+                run_kept();
+            });
         }
     }
     ON_WORKER.with(|on| on.set(outer));
 }
 
-/// Runs `event`'s command, once: a worker and a waiting thread may both try.
-pub(crate) fn run(event: &Event) {
+/// Runs the commands this worker kept for itself (see [`NEXT`]).
+fn run_kept() {
+    while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
+        drop(run(&next));
+    }
+}
+
+/// Runs `event`'s command, once: a worker and a waiting thread may both try. Returns the
+/// queue the command held, to whoever ran it.
+pub(crate) fn run(event: &Event) -> Option<Arc<Queue>> {
     let pending = pending(event);
     // Whoever runs it withdraws the offer to waiters.
     pending.offered.store(false, Ordering::Release);
-    let Some((work, queue)) = pending.take_job() else {
-        return;
-    };
+    let queue = pending.take_queue()?;
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
-    let status = match work(&queue) {
+    // Only this thread, which took the queue, runs the work; the lock is uncontended.
+    let status = match pending.job.lock().1.run(Some(&queue)) {
         Ok(()) => CL_COMPLETE,
         Err(e) => e.code(),
     };
@@ -410,8 +468,7 @@ pub(crate) fn run(event: &Event) {
         );
     }
     event.set_status(status);
-    // The queue may go once its last command has finished.
-    drop(queue);
+    Some(queue)
 }
 
 #[cfg(test)]
@@ -431,13 +488,13 @@ mod tests {
             None,
         );
         let queue = Queue::new(context, device, 0).unwrap();
-        let ok = || -> Work { Box::new(|_| Ok(())) };
+        let ok = || -> Work { work(|_| Ok(())) };
         let failed = queue.enqueue(
             CL_COMMAND_NDRANGE_KERNEL,
             Vec::new(),
             QueueOrder::Command,
             false,
-            Box::new(|_| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
+            work(|_| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
         );
         let next = queue.enqueue(
             CL_COMMAND_MARKER,
@@ -482,7 +539,7 @@ mod tests {
         let mut longest = 0;
         for _ in 0..5_000 {
             let done = Arc::clone(&done);
-            let work: Work = Box::new(move |_| {
+            let work: Work = work(move |_| {
                 done.fetch_add(1, Ordering::Relaxed);
                 Ok(())
             });
@@ -522,7 +579,7 @@ mod tests {
         let events: Vec<_> = (0..2_000)
             .map(|i| {
                 let order = Arc::clone(&order);
-                let work: Work = Box::new(move |_| {
+                let work: Work = work(move |_| {
                     order.lock().push(i);
                     Ok(())
                 });
@@ -551,14 +608,14 @@ mod tests {
             vec![Arc::clone(&gate)],
             QueueOrder::Command,
             false,
-            Box::new(|_| Ok(())),
+            work(|_| Ok(())),
         );
         let fast = queue.enqueue(
             CL_COMMAND_MARKER,
             Vec::new(),
             QueueOrder::Command,
             false,
-            Box::new(|_| Ok(())),
+            work(|_| Ok(())),
         );
         assert_eq!(fast.wait(), CL_COMPLETE);
         let opener = {
@@ -583,7 +640,7 @@ mod tests {
         let sleepers: Vec<_> = (0..workers)
             .map(|_| {
                 let started = Arc::clone(&started);
-                let work: Work = Box::new(move |_| {
+                let work: Work = work(move |_| {
                     started.fetch_add(1, Ordering::AcqRel);
                     std::thread::sleep(std::time::Duration::from_millis(500));
                     Ok(())
@@ -605,7 +662,7 @@ mod tests {
         let events: Vec<_> = (0..2)
             .map(|_| {
                 let ran_on = Arc::clone(&ran_on);
-                let work: Work = Box::new(move |_| {
+                let work: Work = work(move |_| {
                     ran_on.lock().push(std::thread::current().id());
                     Ok(())
                 });
@@ -639,7 +696,7 @@ mod tests {
                     waits,
                     QueueOrder::Command,
                     false,
-                    Box::new(|_| Ok(())),
+                    work(|_| Ok(())),
                 )
             })
             .collect();
@@ -672,7 +729,7 @@ mod tests {
             vec![Arc::clone(&gate)],
             QueueOrder::Command,
             false,
-            Box::new(move |_| {
+            work(move |_| {
                 flag.store(true, Ordering::Release);
                 Ok(())
             }),

@@ -30,6 +30,9 @@ unsafe fn sizes(p: *const usize, dims: usize) -> Option<[usize; 3]> {
     Some(v)
 }
 
+/// An application's reference, borrowed for the call (see `handle::borrowed`).
+type Borrowed<T> = ManuallyDrop<Arc<T>>;
+
 /// The queue and the kernel of a launch: "CL_INVALID_CONTEXT if context associated with
 /// command_queue and kernel are not the same".
 ///
@@ -37,7 +40,7 @@ unsafe fn sizes(p: *const usize, dims: usize) -> Option<[usize; 3]> {
 fn queue_and_kernel(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
-) -> ClResult<(ManuallyDrop<Arc<Queue>>, ManuallyDrop<Arc<Kernel>>)> {
+) -> ClResult<(Borrowed<Queue>, Borrowed<Kernel>)> {
     let queue = handle::borrowed::<Queue>(command_queue)?;
     crate::boundary::note_context(queue.context());
     let kernel = handle::borrowed::<Kernel>(kernel)?;

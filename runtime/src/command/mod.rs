@@ -63,7 +63,7 @@ pub fn enqueue<C: Command>(
     blocking: bool,
 ) -> ClResult<Arc<Event>> {
     let (command_type, order) = (command.command_type(), command.order());
-    let work = Box::new(move |queue: &Queue| command.run(queue));
+    let work = crate::queue::work(move |queue: &Queue| command.run(queue));
     let event = queue.enqueue(command_type, waits, order, blocking, work);
     if blocking {
         match event.wait() {

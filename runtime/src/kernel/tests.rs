@@ -186,7 +186,7 @@ fn vector_add_runs_over_every_group_with_an_offset() {
         Vec::new(),
         QueueOrder::Command,
         true,
-        Box::new(move |q: &crate::queue::Queue| launch.run(&device, q.context(), range)),
+        crate::queue::work(move |q| launch.run(&device, q.context(), range)),
     );
     assert_eq!(event.wait(), CL_COMPLETE);
     // SAFETY: the buffer holds 1000 floats and the command has completed.

@@ -334,7 +334,7 @@ impl Event {
     fn run_if_offered(&self) -> bool {
         let offered = self.pending.as_ref().is_some_and(Pending::take_offer);
         if offered {
-            drop(crate::queue::run(self));
+            crate::queue::run(self);
         }
         offered
     }

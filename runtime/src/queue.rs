@@ -20,8 +20,6 @@ use crate::error::ClResult;
 use crate::event::{Dependent, Event};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
-mod handoff;
-
 /// What a command does when it runs, given its queue.
 pub type Work = Box<dyn Job>;
 
@@ -106,8 +104,6 @@ pub struct Queue {
     device: Arc<Device>,
     properties: AtomicU64,
     state: Mutex<QueueState>,
-    /// Where a ready command goes to a worker waiting for the next one ([`handoff`]).
-    handoff: handoff::Slot,
 }
 
 // SAFETY: `Queue` is `#[repr(C)]` with its `Header` first.
@@ -138,7 +134,6 @@ impl Queue {
                 unfinished: Vec::new(),
                 prune_at: MIN_PRUNE_AT,
             }),
-            handoff: handoff::Slot::new(),
         }))
     }
 
@@ -371,8 +366,7 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
     }
     event.set_status(CL_SUBMITTED);
     if pending.blocking && on_enqueuing_thread {
-        drop(run(event));
-        return;
+        return run(event);
     }
     pending.offered.store(true, Ordering::Release);
     // A worker that has just finished this command's last dependency runs it next.
@@ -394,9 +388,6 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
         let Some(queue) = job.0.as_ref() else {
             return;
         };
-        if queue.handoff.hand_over(event) {
-            return;
-        }
         match queue.device.executor() {
             Ok(executor) => {
                 let event = Arc::clone(event);
@@ -414,37 +405,26 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
     }
 }
 
-/// Runs the command on a worker, then the commands it made ready that the worker kept,
-/// then waits a moment for the next command of its queue ([`handoff`]).
+/// Runs the command on a worker, then the commands it made ready that the worker kept.
 fn run_on_worker(event: &Event) {
     let outer = ON_WORKER.with(|on| on.replace(true));
-    let queue = run(event);
+    run(event);
     if !outer {
-        run_kept();
-        if let Some(queue) = queue {
-            queue.handoff.linger(|event| {
-                drop(run(&event));
-                run_kept();
-            });
+        while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
+            run(&next);
         }
     }
     ON_WORKER.with(|on| on.set(outer));
 }
 
-/// Runs the commands this worker kept for itself (see [`NEXT`]).
-fn run_kept() {
-    while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
-        drop(run(&next));
-    }
-}
-
-/// Runs `event`'s command, once: a worker and a waiting thread may both try. Returns the
-/// queue the command held, to whoever ran it.
-pub(crate) fn run(event: &Event) -> Option<Arc<Queue>> {
+/// Runs `event`'s command, once: a worker and a waiting thread may both try.
+pub(crate) fn run(event: &Event) {
     let pending = pending(event);
     // Whoever runs it withdraws the offer to waiters.
     pending.offered.store(false, Ordering::Release);
-    let queue = pending.take_queue()?;
+    let Some(queue) = pending.take_queue() else {
+        return;
+    };
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
     // Only this thread, which took the queue, runs the work; the lock is uncontended.
@@ -468,7 +448,8 @@ pub(crate) fn run(event: &Event) -> Option<Arc<Queue>> {
         );
     }
     event.set_status(status);
-    Some(queue)
+    // The queue may go once its last command has finished.
+    drop(queue);
 }
 
 #[cfg(test)]

@@ -97,7 +97,12 @@ impl QueueState {
 /// The smallest list [`QueueState::track`] prunes.
 const MIN_PRUNE_AT: usize = 64;
 
-#[repr(C)]
+/// Aligned to 128 bytes (two cache lines, the unit adjacent-line prefetch pulls), so that
+/// the reference counts of its `Arc`, which every command takes at enqueue and a worker
+/// drops when it has run, do not share a line with the fields each enqueue reads and locks:
+/// otherwise every drop on a worker made the enqueuing thread's next lock of `state` a
+/// cache miss (measured: a quarter of `enqueue` on that one instruction).
+#[repr(C, align(128))]
 pub struct Queue {
     header: Header,
     context: Arc<Context>,
@@ -106,7 +111,10 @@ pub struct Queue {
     state: Mutex<QueueState>,
 }
 
-// SAFETY: `Queue` is `#[repr(C)]` with its `Header` first.
+const _: () = assert!(align_of::<Queue>() == 128);
+
+// SAFETY: `Queue` is `#[repr(C)]` with its `Header` first (the alignment adds no padding
+// before the first field).
 unsafe impl ClObject for Queue {
     const KIND: ObjectKind = ObjectKind::CommandQueue;
     fn header(&self) -> &Header {

@@ -84,8 +84,18 @@ pub struct Kernel {
     header: Header,
     program: Arc<Program>,
     code: Arc<KernelCode>,
+    /// What launches hold of the code (see [`LaunchCode`]).
+    launch_code: Arc<LaunchCode>,
     args: Mutex<packed::Args>,
 }
+
+/// The kernel's code as launches hold it: a reference of its own, aligned to 128 bytes.
+/// Each launch takes a count at enqueue and a worker drops it when the launch has run; on
+/// the code's own `Arc` those counts would share a cache line with fields the next enqueue
+/// reads (its parameters, its sizes), so every drop on a worker cost the enqueuing thread
+/// a miss there.
+#[repr(align(128))]
+struct LaunchCode(Arc<KernelCode>);
 
 // SAFETY: `Kernel` is `#[repr(C)]` with its `Header` first.
 unsafe impl ClObject for Kernel {
@@ -119,6 +129,7 @@ impl Kernel {
         Arc::new(Kernel {
             header: Header::new(ObjectKind::Kernel),
             program,
+            launch_code: Arc::new(LaunchCode(Arc::clone(&code))),
             code,
             args,
         })
@@ -293,7 +304,7 @@ impl Kernel {
             return fail(CL_OUT_OF_RESOURCES);
         }
         Ok(PreparedLaunch {
-            code: Arc::clone(&self.code),
+            code: Arc::clone(&self.launch_code),
             block,
             _buffers: buffers,
             local_size,
@@ -311,7 +322,7 @@ impl Drop for Kernel {
 
 /// A launch with its arguments captured (at enqueue time, as the spec requires).
 pub struct PreparedLaunch {
-    code: Arc<KernelCode>,
+    code: Arc<LaunchCode>,
     block: packed::Block,
     /// Held until the command has run.
     _buffers: packed::Held,
@@ -340,13 +351,13 @@ impl PreparedLaunch {
             .iter()
             .fold(1usize, |n, &g| n.saturating_mul(g));
         if crate::profile::enabled() {
-            crate::profile::record_launch(&self.code.name, items as u64, time);
+            crate::profile::record_launch(&self.code.0.name, items as u64, time);
         }
         crate::clift_log!(
             Launch,
             Info,
             "kernel {}: {} dims, global {:?}, local {:?}, offset {:?}, {} groups: ran {:.1} us",
-            self.code.name,
+            self.code.0.name,
             range.work_dim,
             &range.global[..range.work_dim as usize],
             &range.local[..range.work_dim as usize],
@@ -378,7 +389,8 @@ impl PreparedLaunch {
             printf_buffer: std::ptr::null(),
             watchdog: std::ptr::null(),
         };
-        let entry = self.code.entry;
+        let code = &self.code.0;
+        let entry = code.entry;
         // printf output of this launch, printed when every work-group has run.
         let printf = clift_compiler::printf::PrintfBuffer::new(limits::PRINTF_BUFFER_SIZE);
         let printf_address = &printf as *const _ as usize;
@@ -390,7 +402,7 @@ impl PreparedLaunch {
         let (frames_offset, frame_bytes) = self
             .local_size
             .checked_next_multiple_of(MAX_ALIGN)
-            .zip(self.code.frame_size.checked_mul(items))
+            .zip(code.frame_size.checked_mul(items))
             .ok_or(crate::ClError(CL_OUT_OF_RESOURCES))?;
         let local_total = if frame_bytes > 0 {
             frames_offset
@@ -406,7 +418,7 @@ impl PreparedLaunch {
         let watchdog = crate::watchdog::flag_of(armed.as_ref()) as usize;
         let stopped = std::sync::atomic::AtomicBool::new(false);
         let first_fault = std::sync::OnceLock::new();
-        let stack = self.code.private_mem_size;
+        let stack = code.private_mem_size;
         executor.run_ndrange(groups, local_total, stack, &|chunk| {
             let local = chunk.local.as_mut_ptr();
             let mut group = WorkGroup {
@@ -479,7 +491,7 @@ impl PreparedLaunch {
         let message = format!(
             "kernel '{}' {what} in work-group {group:?}; the command ends with \
              CL_OUT_OF_RESOURCES",
-            self.code.name
+            self.code.0.name
         );
         if crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Error) {
             crate::clift_log!(Launch, Error, "{message}");

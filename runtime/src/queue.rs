@@ -23,11 +23,13 @@ use crate::object::{ClObject, Header, ObjectKind, handle_of};
 /// What a command does when it runs, given its queue.
 pub type Work = Box<dyn Job>;
 
-/// A command's work, run in place: the allocation that holds it stays with the event and
-/// is freed with it, usually on the enqueuing thread (which pruned the finished event),
-/// instead of on the worker. An allocation freed by another thread than the one that made
-/// it goes back to its arena under that arena's lock, which the enqueuing thread takes for
-/// its next allocation: the two cores then pass the lock back and forth for each command.
+/// A command's work, run in place: when a worker runs it, the allocation that holds it
+/// stays with the event and is freed with it, usually on the enqueuing thread (which prunes
+/// finished events), instead of on the worker. An allocation freed by another thread than
+/// the one that made it goes back to its arena under that arena's lock, which the
+/// enqueuing thread takes for its next allocation: the two cores then pass the lock back
+/// and forth for each command. (A command run by the thread waiting for it frees its work
+/// at once: that thread made it.)
 pub trait Job: Send {
     /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
     /// drop it (what it holds goes at once, the allocation with the event).
@@ -40,6 +42,15 @@ impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
             (Some(work), Some(queue)) => work(queue),
             _ => Ok(()),
         }
+    }
+}
+
+/// The work of a command that has run (no allocation: a zero-sized type).
+struct Ran;
+
+impl Job for Ran {
+    fn run(&mut self, _queue: Option<&Queue>) -> ClResult<()> {
+        Ok(())
     }
 }
 
@@ -436,7 +447,17 @@ pub(crate) fn run(event: &Event) {
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
     // Only this thread, which took the queue, runs the work; the lock is uncontended.
-    let status = match pending.job.lock().1.run(Some(&queue)) {
+    let status = {
+        let mut job = pending.job.lock();
+        let status = job.1.run(Some(&queue));
+        // A thread that is not a worker (the application's, waiting for the command) most
+        // likely made the allocation: it frees it now. A worker leaves it to the event.
+        if !ON_WORKER.with(|on| on.get()) {
+            job.1 = Box::new(Ran);
+        }
+        status
+    };
+    let status = match status {
         Ok(()) => CL_COMPLETE,
         Err(e) => e.code(),
     };

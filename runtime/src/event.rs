@@ -17,6 +17,7 @@ use parking_lot::{Condvar, Mutex};
 
 use crate::context::Context;
 use crate::object::{ClObject, Header, ObjectKind};
+use crate::queue::Pending;
 
 /// A `clSetEventCallback` callback, wrapped by the C layer (which knows the event's handle
 /// and the application's data): called with the status the spec says it receives.
@@ -29,11 +30,6 @@ pub type Continuation = Box<dyn FnOnce(cl_int) + Send>;
 /// per wait.
 pub trait Dependent: Send + Sync {
     fn dependency_finished(self: Arc<Self>, status: cl_int);
-}
-
-/// A submitted command that any thread may run (once: the first to take it does).
-pub trait Runner: Send + Sync {
-    fn run(&self);
 }
 
 /// What runs once an event has finished.
@@ -97,14 +93,15 @@ pub struct Event {
     /// `state.status`, readable without the lock (written under it).
     status: AtomicI32,
     changed: Condvar,
-    /// A submitted command not yet started, which a thread about to wait for this event may
-    /// run itself instead of waiting for a worker to pick it up (the short path of
-    /// enqueue-then-finish).
-    runner: Mutex<Option<Arc<dyn Runner>>>,
+    /// The command of this event (`None` for a user event): its work, what it still waits
+    /// for, and whether a thread about to wait for this event may run it itself instead of
+    /// waiting for a worker to pick it up (the short path of enqueue-then-finish). Part of
+    /// the event, so that a command costs one allocation, not two.
+    pending: Option<Pending>,
     /// The command before this one on an in-order queue, while it had not finished at
     /// enqueue: a thread waiting for this event runs that one too if no worker has started
     /// it (a kernel followed by a blocking read then costs no hand-off at all).
-    before: std::sync::OnceLock<std::sync::Weak<Event>>,
+    before: Option<std::sync::Weak<Event>>,
     times: Times,
 }
 
@@ -124,13 +121,23 @@ unsafe impl ClObject for Event {
 impl Event {
     /// The event of a command just enqueued (status QUEUED; the queued time is taken now
     /// if the command is profiled, as are its other times: no clock is read otherwise).
-    pub fn for_command(
+    pub(crate) fn for_command(
         context: Arc<Context>,
         queue_handle: *mut c_void,
         command_type: cl_command_type,
         profiled: bool,
+        before: Option<std::sync::Weak<Event>>,
+        pending: Pending,
     ) -> Arc<Event> {
-        let event = Self::with_status(context, queue_handle, command_type, CL_QUEUED, profiled);
+        let event = Self::with_status(
+            context,
+            queue_handle,
+            command_type,
+            CL_QUEUED,
+            profiled,
+            before,
+            Some(pending),
+        );
         if profiled {
             event.times.queued.store(now_ns(), Ordering::Relaxed);
         }
@@ -145,6 +152,8 @@ impl Event {
             CL_COMMAND_USER,
             CL_SUBMITTED,
             false,
+            None,
+            None,
         )
     }
 
@@ -154,6 +163,8 @@ impl Event {
         command_type: cl_command_type,
         status: cl_int,
         profiled: bool,
+        before: Option<std::sync::Weak<Event>>,
+        pending: Option<Pending>,
     ) -> Arc<Event> {
         Arc::new(Event {
             header: Header::new(ObjectKind::Event),
@@ -169,8 +180,8 @@ impl Event {
             }),
             status: AtomicI32::new(status),
             changed: Condvar::new(),
-            runner: Mutex::new(None),
-            before: std::sync::OnceLock::new(),
+            pending,
+            before,
             times: Times::default(),
         })
     }
@@ -215,7 +226,7 @@ impl Event {
 
     /// Moves the event to `status` (ignored if that is not forward), recording the
     /// profiling time, then wakes waiters and runs what was waiting for that status.
-    pub fn set_status(self: &Arc<Self>, status: cl_int) {
+    pub fn set_status(&self, status: cl_int) {
         let now = if self.profiled { now_ns() } else { 0 };
         let (callbacks, continuations) = {
             let mut state = self.state.lock();
@@ -314,19 +325,18 @@ impl Event {
         then.call(self.status());
     }
 
-    /// Offers the command behind this event to a thread that will wait for it.
-    pub fn set_runner(&self, run: Arc<dyn Runner>) {
-        *self.runner.lock() = Some(run);
+    /// The command's part of the event (`None` for a user event).
+    pub(crate) fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
     }
 
-    /// Records the command this one follows on an in-order queue (see `before`).
-    pub fn set_before(&self, previous: &Arc<Event>) {
-        let _ = self.before.set(Arc::downgrade(previous));
-    }
-
-    /// Withdraws that offer (the command has been started elsewhere).
-    pub fn take_runner(&self) -> Option<Arc<dyn Runner>> {
-        self.runner.lock().take()
+    /// Runs the command here if it is ready and no one has started it; whether it did.
+    fn run_if_offered(&self) -> bool {
+        let offered = self.pending.as_ref().is_some_and(Pending::take_offer);
+        if offered {
+            crate::queue::run(self);
+        }
+        offered
     }
 
     /// Blocks until the event has finished; returns its final status. If the command is
@@ -336,17 +346,14 @@ impl Event {
         if status <= CL_COMPLETE {
             return status;
         }
-        if let Some(run) = self.take_runner() {
-            run.run();
-        } else if let Some(previous) = self.before.get().and_then(std::sync::Weak::upgrade)
-            && let Some(run) = previous.take_runner()
+        if !self.run_if_offered()
+            && let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
+            && previous.run_if_offered()
         {
-            // The command before is ready and waits for a worker: run it here, then this one.
+            // The command before was ready and waited for a worker: it ran here, and so does
+            // this one if that made it ready.
             drop(previous);
-            run.run();
-            if let Some(run) = self.take_runner() {
-                run.run();
-            }
+            self.run_if_offered();
         }
         if let Some(status) = spin_until(SPIN, || {
             let status = self.status();

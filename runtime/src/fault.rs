@@ -82,7 +82,7 @@ fn signal_name(signal: i32) -> &'static str {
 /// Whether kernel faults are recovered on this target.
 pub const RECOVERS: bool = cfg!(all(target_arch = "x86_64", target_os = "linux"));
 
-pub use imp::call;
+pub use imp::{Guard, call, with_guard};
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod imp {
@@ -160,6 +160,38 @@ mod imp {
             // SAFETY: the caller's contract.
             unsafe { call_on(state, entry, args, group) }
         })
+    }
+
+    /// The thread's fault state, looked up once for a run of calls: a thread-local in a
+    /// shared library is a call to `__tls_get_addr`, which per work-group costs as much as
+    /// an empty kernel.
+    pub struct Guard<'a>(&'a ThreadState);
+
+    /// Runs `f` with this thread's [`Guard`] (the handlers installed first).
+    pub fn with_guard<R>(f: impl FnOnce(&Guard<'_>) -> R) -> R {
+        STATE.with(|state| {
+            if !state.ready.get() {
+                prepare_thread();
+                state.ready.set(true);
+            }
+            f(&Guard(state))
+        })
+    }
+
+    impl Guard<'_> {
+        /// [`call`] on this guard's thread.
+        ///
+        /// # Safety
+        /// As for [`call`].
+        pub unsafe fn call(
+            &self,
+            entry: WorkGroupFn,
+            args: *const u8,
+            group: *const WorkGroup,
+        ) -> Result<(), Fault> {
+            // SAFETY: the caller's contract.
+            unsafe { call_on(self.0, entry, args, group) }
+        }
     }
 
     /// [`call`] with this thread's state at hand.
@@ -462,6 +494,29 @@ mod imp {
         // SAFETY: the caller's contract.
         unsafe { entry(args, group) };
         Ok(())
+    }
+
+    /// A run of calls (nothing to look up on this target).
+    pub struct Guard<'a>(std::marker::PhantomData<&'a ()>);
+
+    pub fn with_guard<R>(f: impl FnOnce(&Guard<'_>) -> R) -> R {
+        f(&Guard(std::marker::PhantomData))
+    }
+
+    impl Guard<'_> {
+        /// [`call`].
+        ///
+        /// # Safety
+        /// As for [`call`].
+        pub unsafe fn call(
+            &self,
+            entry: WorkGroupFn,
+            args: *const u8,
+            group: *const WorkGroup,
+        ) -> Result<(), Fault> {
+            // SAFETY: the caller's contract.
+            unsafe { call(entry, args, group) }
+        }
     }
 }
 

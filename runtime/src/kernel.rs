@@ -36,7 +36,7 @@ pub enum ArgValue {
 /// after setting it as an argument and wait for its destructor callback (the Khronos CTS's
 /// `retain_mem_object_set_kernel_arg` does). A launch upgrades the references and holds
 /// the objects until its command has run; a launch whose object is gone is refused.
-enum StoredArg {
+pub(crate) enum StoredArg {
     Buffer(Option<Weak<Mem>>),
     Local(usize),
     Bytes(Vec<u8>),
@@ -52,6 +52,19 @@ impl StoredArg {
             ArgValue::Bytes(bytes) => StoredArg::Bytes(bytes),
             ArgValue::Image(mem) => StoredArg::Image(Arc::downgrade(&mem)),
             ArgValue::Sampler(bits) => StoredArg::Sampler(bits),
+        }
+    }
+
+    /// Whether the value is one the parameter of `kind` takes (the C layer reads each value
+    /// as its parameter's kind, so only a caller inside the runtime could mismatch them).
+    fn suits(&self, kind: &ParamKind) -> bool {
+        match (self, kind) {
+            (StoredArg::Buffer(_), ParamKind::Buffer { .. })
+            | (StoredArg::Local(_), ParamKind::Local)
+            | (StoredArg::Image(_), ParamKind::Image(_))
+            | (StoredArg::Sampler(_), ParamKind::Sampler) => true,
+            (StoredArg::Bytes(bytes), ParamKind::Value { size }) => bytes.len() == *size,
+            _ => false,
         }
     }
 }
@@ -71,8 +84,18 @@ pub struct Kernel {
     header: Header,
     program: Arc<Program>,
     code: Arc<KernelCode>,
-    args: Mutex<Vec<Option<StoredArg>>>,
+    /// What launches hold of the code (see [`LaunchCode`]).
+    launch_code: Arc<LaunchCode>,
+    args: Mutex<packed::Args>,
 }
+
+/// The kernel's code as launches hold it: a reference of its own, aligned to 128 bytes.
+/// Each launch takes a count at enqueue and a worker drops it when the launch has run; on
+/// the code's own `Arc` those counts would share a cache line with fields the next enqueue
+/// reads (its parameters, its sizes), so every drop on a worker cost the enqueuing thread
+/// a miss there.
+#[repr(align(128))]
+struct LaunchCode(Arc<KernelCode>);
 
 // SAFETY: `Kernel` is `#[repr(C)]` with its `Header` first.
 unsafe impl ClObject for Kernel {
@@ -102,10 +125,11 @@ impl Kernel {
         program
             .attached_kernels
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-        let args = Mutex::new(code.params.iter().map(|_| None).collect());
+        let args = Mutex::new(packed::Args::new(&code));
         Arc::new(Kernel {
             header: Header::new(ObjectKind::Kernel),
             program,
+            launch_code: Arc::new(LaunchCode(Arc::clone(&code))),
             code,
             args,
         })
@@ -123,11 +147,14 @@ impl Kernel {
     /// not a valid argument index", and the value must suit the parameter's kind (the C
     /// layer has already checked the sizes and handles it could).
     pub fn set_arg(&self, index: u32, value: ArgValue) -> ClResult<()> {
-        let mut args = self.args.lock();
-        let Some(slot) = args.get_mut(index as usize) else {
+        let Some(param) = self.code.params.get(index as usize) else {
             return fail(CL_INVALID_ARG_INDEX);
         };
-        *slot = Some(StoredArg::new(value));
+        let value = StoredArg::new(value);
+        if !value.suits(&param.kind) {
+            return fail(CL_INVALID_ARG_VALUE);
+        }
+        self.args.lock().set(&self.code, index as usize, value);
         Ok(())
     }
 
@@ -145,7 +172,7 @@ impl Kernel {
     /// nonzero size), so the sum saturates at `usize::MAX` instead of wrapping: a wrapped sum
     /// would report a small size for a kernel that can never launch.
     pub fn local_mem_size(&self) -> usize {
-        self.local_need(&self.args.lock())
+        self.local_need(self.args.lock().values())
     }
 
     /// [`Kernel::local_mem_size`] of the arguments `args` (the caller holds their lock).
@@ -246,12 +273,13 @@ impl Kernel {
         })
     }
 
-    /// Snapshots the arguments for a launch: the argument block, the layout of local memory,
-    /// and the buffers the command must keep alive.
+    /// Snapshots the arguments for a launch: a copy of the argument block that
+    /// `clSetKernelArg` packed, the layout of local memory, and the memory objects the
+    /// command must keep alive.
     pub fn prepare(&self, device: &Device) -> ClResult<PreparedLaunch> {
         let args = self.args.lock();
         // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
-        if args.iter().any(Option::is_none) {
+        if !args.complete() {
             return fail(CL_INVALID_KERNEL_ARGS);
         }
         // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of
@@ -260,70 +288,25 @@ impl Kernel {
         if self.code.private_mem_size > limits::MAX_PRIVATE_MEM_SIZE {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        let mut block = vec![0u8; self.code.args_size.max(1)];
-        // Sized at once: growing it push by push cost allocations on every launch.
-        let objects = (self.code.params.iter())
-            .filter(|p| matches!(p.kind, ParamKind::Buffer { .. } | ParamKind::Image(_)))
-            .count();
-        let mut buffers = Vec::with_capacity(objects);
+        let (block, buffers) = args.snapshot()?;
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any
-        // device has, which is the CL_OUT_OF_RESOURCES below.
-        let Some(mut local_size) = self
-            .code
-            .static_local_size
-            .checked_next_multiple_of(MAX_ALIGN)
-        else {
+        // device has.
+        let Some(local_size) = args.local_size() else {
             return fail(CL_OUT_OF_RESOURCES);
         };
-        for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
-            let slot = &mut block[param.offset..];
-            match (value, &param.kind) {
-                (StoredArg::Buffer(mem), ParamKind::Buffer { .. }) => {
-                    let mem = mem.as_ref().map(alive).transpose()?;
-                    let address = mem.as_ref().map_or(0, |m| m.base() as u64);
-                    slot[..8].copy_from_slice(&address.to_ne_bytes());
-                    buffers.extend(mem);
-                }
-                (StoredArg::Local(size), ParamKind::Local) => {
-                    slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
-                    local_size = match local_total(local_size, [*size], MAX_ALIGN) {
-                        Some(total) => total,
-                        None => return fail(CL_OUT_OF_RESOURCES),
-                    };
-                }
-                (StoredArg::Bytes(bytes), ParamKind::Value { size }) if bytes.len() == *size => {
-                    slot[..*size].copy_from_slice(bytes);
-                }
-                (StoredArg::Image(mem), ParamKind::Image(_)) => {
-                    let mem = alive(mem)?;
-                    let Some(image) = mem.image_info() else {
-                        return fail(CL_INVALID_KERNEL_ARGS);
-                    };
-                    // The descriptor lives in the image object, which the launch holds.
-                    let address = &image.descriptor as *const _ as u64;
-                    slot[..8].copy_from_slice(&address.to_ne_bytes());
-                    buffers.push(mem);
-                }
-                (StoredArg::Sampler(bits), ParamKind::Sampler) => {
-                    slot[..4].copy_from_slice(&bits.to_ne_bytes());
-                }
-                _ => return fail(CL_INVALID_KERNEL_ARGS),
-            }
-        }
         // "CL_OUT_OF_RESOURCES if ... the local memory the kernel needs exceeds
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
         // The kernel's need is what CL_KERNEL_LOCAL_MEM_SIZE reports; the padding that
         // aligns each argument to MAX_ALIGN is the driver's and is not held against it.
-        if self.local_need(&args) as u64 > device.local_mem_size() {
+        if self.local_need(args.values()) as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
         Ok(PreparedLaunch {
-            context: Arc::clone(self.program.context()),
-            code: Arc::clone(&self.code),
+            code: Arc::clone(&self.launch_code),
             block,
-            buffers,
+            _buffers: buffers,
             local_size,
         })
     }
@@ -339,38 +322,42 @@ impl Drop for Kernel {
 
 /// A launch with its arguments captured (at enqueue time, as the spec requires).
 pub struct PreparedLaunch {
-    /// Told of a kernel fault through its notify callback.
-    context: Arc<crate::context::Context>,
-    code: Arc<KernelCode>,
-    block: Vec<u8>,
+    code: Arc<LaunchCode>,
+    block: packed::Block,
     /// Held until the command has run.
-    buffers: Vec<Arc<Mem>>,
+    _buffers: packed::Held,
     local_size: usize,
 }
 
 impl PreparedLaunch {
-    /// Runs every work-group of `range` on the device's workers.
-    pub fn run(&self, device: &Device, range: NdRange) -> ClResult<()> {
+    /// Runs every work-group of `range` on the device's workers; a fault is told to
+    /// `context`'s notify callback.
+    pub fn run(
+        &self,
+        device: &Device,
+        context: &crate::context::Context,
+        range: NdRange,
+    ) -> ClResult<()> {
         let observed = crate::profile::enabled()
             || crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info);
         if !observed {
-            return self.run_groups(device, range);
+            return self.run_groups(device, context, range);
         }
         let started = std::time::Instant::now();
-        let result = self.run_groups(device, range);
+        let result = self.run_groups(device, context, range);
         let time = started.elapsed();
         let items = range
             .global
             .iter()
             .fold(1usize, |n, &g| n.saturating_mul(g));
         if crate::profile::enabled() {
-            crate::profile::record_launch(&self.code.name, items as u64, time);
+            crate::profile::record_launch(&self.code.0.name, items as u64, time);
         }
         crate::clift_log!(
             Launch,
             Info,
             "kernel {}: {} dims, global {:?}, local {:?}, offset {:?}, {} groups: ran {:.1} us",
-            self.code.name,
+            self.code.0.name,
             range.work_dim,
             &range.global[..range.work_dim as usize],
             &range.local[..range.work_dim as usize],
@@ -381,7 +368,12 @@ impl PreparedLaunch {
         result
     }
 
-    fn run_groups(&self, device: &Device, range: NdRange) -> ClResult<()> {
+    fn run_groups(
+        &self,
+        device: &Device,
+        context: &crate::context::Context,
+        range: NdRange,
+    ) -> ClResult<()> {
         let executor = device.executor()?;
         let groups = range.groups();
         let base = WorkGroup {
@@ -397,7 +389,8 @@ impl PreparedLaunch {
             printf_buffer: std::ptr::null(),
             watchdog: std::ptr::null(),
         };
-        let entry = self.code.entry;
+        let code = &self.code.0;
+        let entry = code.entry;
         // printf output of this launch, printed when every work-group has run.
         let printf = clift_compiler::printf::PrintfBuffer::new(limits::PRINTF_BUFFER_SIZE);
         let printf_address = &printf as *const _ as usize;
@@ -409,7 +402,7 @@ impl PreparedLaunch {
         let (frames_offset, frame_bytes) = self
             .local_size
             .checked_next_multiple_of(MAX_ALIGN)
-            .zip(self.code.frame_size.checked_mul(items))
+            .zip(code.frame_size.checked_mul(items))
             .ok_or(crate::ClError(CL_OUT_OF_RESOURCES))?;
         let local_total = if frame_bytes > 0 {
             frames_offset
@@ -419,14 +412,13 @@ impl PreparedLaunch {
             self.local_size
         };
         let args = self.block.as_ptr() as usize;
-        let _keep_alive = &self.buffers;
         // A fault (or the watchdog) stops the launch: the first is reported, the work-groups
         // not yet started are skipped.
         let armed = crate::watchdog::arm();
         let watchdog = crate::watchdog::flag_of(armed.as_ref()) as usize;
         let stopped = std::sync::atomic::AtomicBool::new(false);
         let first_fault = std::sync::OnceLock::new();
-        let stack = self.code.private_mem_size;
+        let stack = code.private_mem_size;
         executor.run_ndrange(groups, local_total, stack, &|chunk| {
             let local = chunk.local.as_mut_ptr();
             let mut group = WorkGroup {
@@ -440,22 +432,27 @@ impl PreparedLaunch {
                 },
                 ..base
             };
-            for id in chunk.ids {
-                if stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                    return;
+            // The thread's fault guard once per chunk, not per group.
+            crate::fault::with_guard(|guard| {
+                for id in chunk.ids {
+                    if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    group.group_id = id.map(|v| v as u64);
+                    // SAFETY: `entry` is a work-group function compiled for this kernel's
+                    // argument block, which `prepare` built; the group's local memory is as
+                    // large as the kernel's static locals plus its local arguments, laid out
+                    // as `prepare` said; the watchdog flag is null or lives until the launch
+                    // has run.
+                    let result =
+                        unsafe { call_work_group(guard, entry, args as *const u8, &group) };
+                    if let Err(fault) = result {
+                        stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                        let _ = first_fault.set((fault, id));
+                        return;
+                    }
                 }
-                group.group_id = id.map(|v| v as u64);
-                // SAFETY: `entry` is a work-group function compiled for this kernel's
-                // argument block, which `prepare` built; the group's local memory is as
-                // large as the kernel's static locals plus its local arguments, laid out as
-                // `prepare` said; the watchdog flag is null or lives until the launch has run.
-                let result = unsafe { call_work_group(entry, args as *const u8, &group) };
-                if let Err(fault) = result {
-                    stopped.store(true, std::sync::atomic::Ordering::Relaxed);
-                    let _ = first_fault.set((fault, id));
-                    return;
-                }
-            }
+            })
         });
         let timed_out = armed.as_ref().is_some_and(|a| a.is_late());
         drop(armed);
@@ -468,7 +465,7 @@ impl PreparedLaunch {
             let _ = out.write_all(&text).and_then(|()| out.flush());
         }
         match first_fault.into_inner() {
-            Some((fault, group)) => Err(self.report_fault(&fault, group, timed_out)),
+            Some((fault, group)) => Err(self.report_fault(context, &fault, group, timed_out)),
             None => Ok(()),
         }
     }
@@ -477,6 +474,7 @@ impl PreparedLaunch {
     /// context's notify callback); its event ends with [`KERNEL_FAULT_STATUS`].
     fn report_fault(
         &self,
+        context: &crate::context::Context,
         fault: &crate::fault::Fault,
         group: [usize; 3],
         timed_out: bool,
@@ -493,7 +491,7 @@ impl PreparedLaunch {
         let message = format!(
             "kernel '{}' {what} in work-group {group:?}; the command ends with \
              CL_OUT_OF_RESOURCES",
-            self.code.name
+            self.code.0.name
         );
         if crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Error) {
             crate::clift_log!(Launch, Error, "{message}");
@@ -503,7 +501,7 @@ impl PreparedLaunch {
         {
             eprintln!("clift: {message}");
         }
-        self.context.notify(&message);
+        context.notify(&message);
         crate::ClError(KERNEL_FAULT_STATUS)
     }
 }
@@ -516,12 +514,13 @@ impl PreparedLaunch {
 /// `entry` must be compiled for the argument block at `args`, and `group` must describe
 /// local memory and frames as large as the kernel needs.
 unsafe fn call_work_group(
+    guard: &crate::fault::Guard<'_>,
     entry: clift_compiler::kernel::WorkGroupFn,
     args: *const u8,
     group: &WorkGroup,
 ) -> Result<(), crate::fault::Fault> {
     // SAFETY: the caller's contract.
-    unsafe { crate::fault::call(entry, args, group) }
+    unsafe { guard.call(entry, args, group) }
 }
 
 /// The execution status of a kernel command stopped by a fault in its code (an invalid
@@ -532,8 +531,9 @@ pub const KERNEL_FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
 
 /// The local size the driver picks when the application passes NULL: enough work-groups to
 /// keep every worker busy (8 per worker), each as large as that allows (up to 1024 items:
-/// work-item loops amortize their overhead and vectorize better on larger groups), made of
-/// divisors of the global sizes as OpenCL 1.2 requires.
+/// work-item loops amortize their overhead and vectorize better on larger groups), but no
+/// smaller than [`MIN_CHOSEN_GROUP`] items where the range has them, made of divisors of the
+/// global sizes as OpenCL 1.2 requires.
 pub fn choose_local_size(
     global: [usize; 3],
     dims: usize,
@@ -543,7 +543,10 @@ pub fn choose_local_size(
     let total = global[..dims]
         .iter()
         .fold(1usize, |n, &g| n.saturating_mul(g));
-    let mut budget = (total / (workers.max(1) * 8)).clamp(1, max_items.min(1024));
+    let spread = total / (workers.max(1) * 8);
+    let mut budget = spread
+        .max(total.min(MIN_CHOSEN_GROUP))
+        .clamp(1, max_items.min(1024));
     let mut local = [1usize; 3];
     for d in 0..dims {
         let limit = budget.min(limits::MAX_WORK_ITEM_SIZES[d]);
@@ -552,6 +555,12 @@ pub fn choose_local_size(
     }
     local
 }
+
+/// The fewest work-items a chosen work-group has where the range has that many: a
+/// work-group costs tens of nanoseconds to run however small it is, so cutting a small
+/// range (64 items on 16 workers) into one-item groups made its launch several times slower
+/// than running it as a few groups, which need no helper thread at all.
+pub const MIN_CHOSEN_GROUP: usize = 16;
 
 fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
     (1..=limit.min(n))
@@ -571,6 +580,7 @@ fn local_total(base: usize, sizes: impl IntoIterator<Item = usize>, align: usize
 }
 
 mod arg;
+mod packed;
 
 pub use arg::ArgHandles;
 

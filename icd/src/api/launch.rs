@@ -1,5 +1,6 @@
 //! Kernel launches: `clEnqueueNDRangeKernel` and `clEnqueueTask`.
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use clift_runtime::command::launch::Launch;
@@ -9,7 +10,6 @@ use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
 use super::event::{enqueue, wait_list};
-use super::queue::shared_queue;
 use crate::boundary::call;
 use crate::handle;
 
@@ -30,14 +30,20 @@ unsafe fn sizes(p: *const usize, dims: usize) -> Option<[usize; 3]> {
     Some(v)
 }
 
+/// An application's reference, borrowed for the call (see `handle::borrowed`).
+type Borrowed<T> = ManuallyDrop<Arc<T>>;
+
 /// The queue and the kernel of a launch: "CL_INVALID_CONTEXT if context associated with
 /// command_queue and kernel are not the same".
+///
+/// Both are the application's references, borrowed for the call (see `handle::borrowed`).
 fn queue_and_kernel(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
-) -> ClResult<(Arc<Queue>, Arc<Kernel>)> {
-    let queue = shared_queue(command_queue)?;
-    let kernel = handle::shared::<Kernel>(kernel)?;
+) -> ClResult<(Borrowed<Queue>, Borrowed<Kernel>)> {
+    let queue = handle::borrowed::<Queue>(command_queue)?;
+    crate::boundary::note_context(queue.context());
+    let kernel = handle::borrowed::<Kernel>(kernel)?;
     if !Arc::ptr_eq(queue.context(), kernel.program().context()) {
         return fail(CL_INVALID_CONTEXT);
     }

@@ -59,7 +59,7 @@ impl Command for BufferTransfer {
         }
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         // SAFETY: in bounds (checked); the host memory holds `size` bytes until the command
         // completes (the constructor's contract).
         let object = unsafe { self.mem.base().add(self.offset) };
@@ -121,7 +121,7 @@ impl Command for CopyBuffer {
         CL_COMMAND_COPY_BUFFER
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         // SAFETY: both ranges in bounds and not overlapping (checked).
         unsafe {
             self.device.executor()?.copy(
@@ -185,7 +185,7 @@ impl Command for FillBuffer {
         CL_COMMAND_FILL_BUFFER
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         // SAFETY: `offset..offset + size` is inside the buffer (checked).
         let target =
             unsafe { std::slice::from_raw_parts_mut(self.mem.base().add(self.offset), self.size) };

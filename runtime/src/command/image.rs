@@ -142,7 +142,7 @@ impl Command for ImageTransfer {
         }
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         let (base, host) = (self.mem.base(), self.host_ptr.ptr());
         // SAFETY: the image rectangle is inside the image (checked); the host rectangle is
         // the application's memory as it described it (the constructor's contract).
@@ -208,7 +208,7 @@ impl Command for CopyImage {
         CL_COMMAND_COPY_IMAGE
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         // SAFETY: both rectangles are inside their images (checked).
         unsafe {
             copy_rect(
@@ -276,7 +276,7 @@ impl Command for FillImage {
         CL_COMMAND_FILL_IMAGE
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         let width = self.region[0] * self.element.len();
         for z in 0..self.region[2] {
             for y in 0..self.region[1] {
@@ -351,7 +351,7 @@ impl Command for ImageBufferCopy {
         }
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         let (image, buffer) = (self.image.base(), self.buffer.base());
         let (i, b) = (self.image_side, self.buffer_side);
         // SAFETY: both rectangles are inside their objects (checked).

@@ -13,10 +13,9 @@ use crate::device::Device;
 use crate::error::ClResult;
 use crate::kernel::{Kernel, NdRange, PreparedLaunch};
 
-/// A kernel launch over an NDRange.
+/// A kernel launch over an NDRange (on its queue's device).
 pub struct Launch {
     command_type: cl_command_type,
-    device: Arc<Device>,
     range: NdRange,
     prepared: PreparedLaunch,
 }
@@ -52,7 +51,6 @@ impl Launch {
     ) -> ClResult<Self> {
         Ok(Launch {
             command_type,
-            device: Arc::clone(device),
             range,
             prepared: kernel.prepare(device)?,
         })
@@ -64,7 +62,8 @@ impl Command for Launch {
         self.command_type
     }
 
-    fn run(self) -> ClResult<()> {
-        self.prepared.run(&self.device, self.range)
+    fn run(self, queue: &crate::queue::Queue) -> ClResult<()> {
+        self.prepared
+            .run(queue.device(), queue.context(), self.range)
     }
 }

@@ -139,7 +139,7 @@ impl Command for Map {
 
     /// The map itself happened at enqueue time; running the command releases the object
     /// it held until its wait list had finished.
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &Queue) -> ClResult<()> {
         drop(self.mem);
         Ok(())
     }
@@ -167,7 +167,7 @@ impl Command for Unmap {
         CL_COMMAND_UNMAP_MEM_OBJECT
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &Queue) -> ClResult<()> {
         self.mem.remove_mapping(self.mapped.ptr())
     }
 }

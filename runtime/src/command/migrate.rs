@@ -41,7 +41,7 @@ impl Command for Migrate {
         CL_COMMAND_MIGRATE_MEM_OBJECTS
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         drop(self.objects);
         Ok(())
     }

@@ -43,8 +43,11 @@ pub trait Command: Send + 'static {
         QueueOrder::Command
     }
 
-    /// Does the work, once its dependencies have finished.
-    fn run(self) -> ClResult<()>;
+    /// Does the work, once its dependencies have finished, for the queue it was enqueued
+    /// on (which holds the device and the context until then, so that a command need not
+    /// hold them itself: each reference count a command takes and a worker drops is a
+    /// cache line the two cores pass back and forth).
+    fn run(self, queue: &Queue) -> ClResult<()>;
 }
 
 /// Enqueues `command` on `queue` after `waits` (validated by the caller: events of the
@@ -60,7 +63,7 @@ pub fn enqueue<C: Command>(
     blocking: bool,
 ) -> ClResult<Arc<Event>> {
     let (command_type, order) = (command.command_type(), command.order());
-    let work = Box::new(move || command.run());
+    let work = crate::queue::work(move |queue: &Queue| command.run(queue));
     let event = queue.enqueue(command_type, waits, order, blocking, work);
     if blocking {
         match event.wait() {

@@ -96,7 +96,7 @@ impl Command for NativeKernel {
         CL_COMMAND_NATIVE_KERNEL
     }
 
-    fn run(mut self) -> ClResult<()> {
+    fn run(mut self, _queue: &crate::queue::Queue) -> ClResult<()> {
         for (offset, mem) in &self.slots {
             let address = mem.as_ref().map_or(0, |m| m.base() as usize);
             self.block[*offset..*offset + size_of::<usize>()]
@@ -165,7 +165,17 @@ mod tests {
             let v = unsafe { p.cast::<u64>().read_unaligned() };
             sink.lock().unwrap().push(v);
         }));
-        NativeKernel::new(a, |_| Ok(None)).unwrap().run().unwrap();
+        let device = Arc::clone(&crate::platform::Platform::get().devices()[0]);
+        let context = crate::context::Context::new(
+            vec![Arc::clone(&device)],
+            crate::context::ContextProperties::default(),
+            None,
+        );
+        let queue = crate::queue::Queue::new(context, device, 0).unwrap();
+        NativeKernel::new(a, |_| Ok(None))
+            .unwrap()
+            .run(&queue)
+            .unwrap();
         assert_eq!(*seen.lock().unwrap(), vec![7]);
     }
 }

@@ -192,7 +192,7 @@ impl Command for BufferRectTransfer {
         }
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         let (base, host) = (self.mem.base(), self.host_ptr.ptr());
         // SAFETY: the buffer rectangle is inside the buffer (checked); the host rectangle is
         // the application's memory as it described it (the constructor's contract).
@@ -278,7 +278,7 @@ impl Command for CopyBufferRect {
         CL_COMMAND_COPY_BUFFER_RECT
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
         // SAFETY: both rectangles are in bounds and do not overlap (checked).
         unsafe {
             copy_rect(

@@ -61,7 +61,7 @@ impl Command for SyncPoint {
         self.order
     }
 
-    fn run(self) -> ClResult<()> {
+    fn run(self, _queue: &Queue) -> ClResult<()> {
         Ok(())
     }
 }

@@ -186,7 +186,7 @@ fn vector_add_runs_over_every_group_with_an_offset() {
         Vec::new(),
         QueueOrder::Command,
         true,
-        Box::new(move || launch.run(&device, range)),
+        crate::queue::work(move |q| launch.run(&device, q.context(), range)),
     );
     assert_eq!(event.wait(), CL_COMPLETE);
     // SAFETY: the buffer holds 1000 floats and the command has completed.
@@ -221,7 +221,7 @@ fn local_arguments_get_their_own_memory_per_group() {
         )
         .unwrap();
     let launch = kernel.prepare(&s.device).unwrap();
-    launch.run(&s.device, range).unwrap();
+    launch.run(&s.device, &s.context, range).unwrap();
     // SAFETY: one u64 per group, written by the completed run.
     let sums = unsafe { std::slice::from_raw_parts(out.base().cast::<u64>(), groups) };
     for (g, &sum) in sums.iter().enumerate() {
@@ -336,7 +336,11 @@ fn the_driver_picks_divisors_that_keep_every_worker_busy() {
     );
     assert_eq!(choose_local_size([1000, 1, 1], 1, 2, 4096), [50, 1, 1]);
     assert_eq!(choose_local_size([997, 1, 1], 1, 2, 4096), [1, 1, 1]);
-    assert_eq!(choose_local_size([7, 1, 1], 1, 16, 4096), [1, 1, 1]);
+    // A small range is not cut into groups smaller than MIN_CHOSEN_GROUP items.
+    assert_eq!(choose_local_size([7, 1, 1], 1, 16, 4096), [7, 1, 1]);
+    assert_eq!(choose_local_size([64, 1, 1], 1, 16, 4096), [16, 1, 1]);
+    assert_eq!(choose_local_size([64, 1, 1], 1, 1, 4096), [16, 1, 1]);
+    assert_eq!(choose_local_size([8, 8, 1], 2, 16, 4096), [8, 2, 1]);
     assert_eq!(choose_local_size([512, 512, 1], 2, 2, 4096), [512, 2, 1]);
     assert_eq!(choose_local_size([64, 64, 64], 3, 4, 4096), [64, 16, 1]);
     for (global, dims) in [([96, 40, 7], 3), ([1 << 16, 3, 1], 2)] {
@@ -380,5 +384,89 @@ fn huge_local_arguments_saturate_the_query_and_refuse_the_launch() {
     assert_eq!(
         kernel.prepare(&s.device).err(),
         Some(crate::ClError(CL_OUT_OF_RESOURCES))
+    );
+}
+
+/// The 8-byte slot at `offset` of a launch's argument block.
+fn block_slot(launch: &PreparedLaunch, offset: usize) -> u64 {
+    // SAFETY: every block in these tests holds 8 bytes at `offset`.
+    unsafe { slot(launch.block.as_ptr(), offset) }
+}
+
+/// `clSetKernelArg` packs the block: a launch copies it as it was at enqueue, later
+/// arguments do not reach it, and each `__local` argument's offset follows the sizes of the
+/// local arguments before it (each rounded up to 128 bytes).
+#[test]
+fn arguments_are_packed_when_set_and_copied_at_enqueue() {
+    let s = setup();
+    let (a, b) = (buffer(&s.context, &[0; 16]), buffer(&s.context, &[0; 16]));
+    let params = vec![
+        param(ParamKind::Local, 0),
+        param(ParamKind::Buffer { constant: false }, 8),
+        param(ParamKind::Local, 16),
+        param(ParamKind::Value { size: 4 }, 24),
+    ];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 28));
+    kernel.set_arg(0, ArgValue::Local(100)).unwrap();
+    kernel
+        .set_arg(1, ArgValue::Buffer(Some(Arc::clone(&a))))
+        .unwrap();
+    kernel.set_arg(2, ArgValue::Local(8)).unwrap();
+    kernel
+        .set_arg(3, ArgValue::Bytes(7u32.to_ne_bytes().to_vec()))
+        .unwrap();
+    let first = kernel.prepare(&s.device).unwrap();
+    assert_eq!(block_slot(&first, 0), 0);
+    assert_eq!(block_slot(&first, 8), a.base() as u64);
+    assert_eq!(block_slot(&first, 16), 128);
+    assert_eq!(block_slot(&first, 24) as u32, 7);
+    assert_eq!(first.local_size, 256);
+    // A larger first local argument moves the second; the earlier launch keeps its copy.
+    kernel.set_arg(0, ArgValue::Local(200)).unwrap();
+    kernel
+        .set_arg(1, ArgValue::Buffer(Some(Arc::clone(&b))))
+        .unwrap();
+    kernel
+        .set_arg(3, ArgValue::Bytes(9u32.to_ne_bytes().to_vec()))
+        .unwrap();
+    let second = kernel.prepare(&s.device).unwrap();
+    assert_eq!(block_slot(&second, 16), 256);
+    assert_eq!(block_slot(&second, 8), b.base() as u64);
+    assert_eq!(block_slot(&second, 24) as u32, 9);
+    assert_eq!(second.local_size, 384);
+    assert_eq!(block_slot(&first, 16), 128);
+    assert_eq!(block_slot(&first, 8), a.base() as u64);
+    // A NULL buffer is a zero address; a value of the wrong kind is refused when set.
+    kernel.set_arg(1, ArgValue::Buffer(None)).unwrap();
+    assert_eq!(block_slot(&kernel.prepare(&s.device).unwrap(), 8), 0);
+    assert_eq!(
+        kernel.set_arg(3, ArgValue::Local(4)).err(),
+        Some(crate::ClError(CL_INVALID_ARG_VALUE))
+    );
+    assert_eq!(
+        kernel.set_arg(3, ArgValue::Bytes(vec![0; 8])).err(),
+        Some(crate::ClError(CL_INVALID_ARG_VALUE))
+    );
+}
+
+/// A launch holds its buffers; a buffer released before the launch is no argument.
+#[test]
+fn a_launch_holds_its_buffers_and_refuses_released_ones() {
+    let s = setup();
+    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 8));
+    let a = buffer(&s.context, &[0; 16]);
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&a))))
+        .unwrap();
+    let launch = kernel.prepare(&s.device).unwrap();
+    let weak = Arc::downgrade(&a);
+    drop(a);
+    assert!(weak.upgrade().is_some(), "the launch keeps the buffer");
+    drop(launch);
+    assert!(weak.upgrade().is_none());
+    assert_eq!(
+        kernel.prepare(&s.device).err(),
+        Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
     );
 }

@@ -114,6 +114,11 @@ impl Lower<'_, '_> {
             ExprKind::Unary { op, operand } => {
                 let v = self.expr(operand)?;
                 let s = operand.ty.element();
+                if let (UnaryOp::Neg | UnaryOp::BitNot, Some(r)) =
+                    (op, self.packed_unary(*op == UnaryOp::Neg, &v, &operand.ty))
+                {
+                    return Ok(r);
+                }
                 Ok(match op {
                     UnaryOp::Neg => v
                         .into_iter()
@@ -229,6 +234,9 @@ impl Lower<'_, '_> {
             } => {
                 let c = self.expr(cond)?;
                 let (a, b) = (self.expr(then_expr)?, self.expr(else_expr)?);
+                if let Some(r) = self.packed_select(&c, &a, &b, &cond.ty, &e.ty) {
+                    return Ok(r);
+                }
                 // Lane-wise on the most significant bit of each lane of the condition.
                 Ok(c.into_iter()
                     .zip(a.into_iter().zip(b))
@@ -350,6 +358,9 @@ impl Lower<'_, '_> {
         } else {
             s
         };
+        if let Some(lanes) = self.packed_binary(op, &l, &r, operand_ty, result_ty) {
+            return Ok(lanes);
+        }
         let (rt, _) = lane_types(result_ty).ok_or_else(|| CodegenError("binary result".into()))?;
         let vector = result_ty.is_vector();
         let lanes: Lanes = l

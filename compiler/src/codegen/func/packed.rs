@@ -1,0 +1,681 @@
+//! Explicit vector types (`float4`, `int8`, `uchar16`, ...) in Cranelift's 128-bit vector
+//! registers, in the scalar code path.
+//!
+//! Expressions still evaluate to [`Lanes`] (one value per component), so the rest of the
+//! lowering keeps working on components. A vector value is "in registers" when its lanes
+//! are the `extractlane`s of 128-bit registers, lane `i` of register `r` being component
+//! `r * per + i` (`per` components per register; a 3-vector uses 4 lanes, the fourth
+//! undefined; a `float8` is two registers). Operations whose operands are in registers (or
+//! are splats or constants) work on the registers and give `extractlane`s of their results;
+//! the `extractlane`s nobody reads are never emitted (Cranelift lowers only used pure
+//! instructions). Vector variables live in register-typed SSA variables, and whole-vector
+//! loads and stores move registers. Everything else packs lanes into registers (shuffling
+//! those of other registers: swizzles, `.lo`, `.even`) or reads components lazily.
+//!
+//! Every operation mapped here computes, lane for lane, what the lane-by-lane code computes:
+//! the same IEEE operations (no reassociation, `mad` fused only where it was), shift counts
+//! masked to the lane width, comparisons giving -1/0. Integer division stays lane by lane
+//! (Cranelift's division traps on zero; the lane code guards it), as do the operations x64
+//! Cranelift lacks as vectors (8-bit multiplication, shifts by per-lane counts).
+//! `CodegenOptions::lanes_only` / `CLIFT_VECTOR_REGISTERS=0` turns all of this off.
+
+use std::sync::OnceLock;
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    self, ConstantData, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, Value,
+    types,
+};
+
+use super::{Lanes, Lower};
+use crate::codegen::ops::clif_type;
+use crate::frontend::tir::BinaryOp;
+use crate::frontend::types::{Scalar, Type};
+
+/// Whether `CLIFT_VECTOR_REGISTERS` leaves vector registers on (anything but `0`).
+pub(in crate::codegen) fn enabled_by_environment() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| !std::env::var("CLIFT_VECTOR_REGISTERS").is_ok_and(|v| v == "0"))
+}
+
+/// How a vector type is held in registers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(in crate::codegen) struct Shape {
+    /// The component's Cranelift type.
+    pub lane: ir::Type,
+    /// Components.
+    pub n: usize,
+    /// Components per register.
+    pub per: usize,
+    /// The register type (`lane` × `per`, 128 bits).
+    pub vt: ir::Type,
+}
+
+impl Shape {
+    pub fn registers(&self) -> usize {
+        self.n.div_ceil(self.per)
+    }
+
+    /// The components of register `r`.
+    fn range(&self, r: usize) -> std::ops::Range<usize> {
+        r * self.per..((r + 1) * self.per).min(self.n)
+    }
+
+    /// Whether register `r` holds `per` components (and so moves to and from memory whole).
+    fn full(&self, r: usize) -> bool {
+        self.range(r).len() == self.per
+    }
+}
+
+/// The register shape of `ty`: vectors of at least 128 bits, and 3-vectors of 32-bit
+/// components (in 4 lanes). Narrower vectors (`float2`, `char4`) and `half` / `bool`
+/// components stay lane by lane.
+pub(in crate::codegen) fn shape(ty: &Type) -> Option<Shape> {
+    let Type::Vector(s, n) = ty else {
+        return None;
+    };
+    if matches!(s, Scalar::Half | Scalar::Bool) {
+        return None;
+    }
+    let lane = clif_type(*s);
+    let (n, bits) = (usize::from(*n), lane.bits() as usize);
+    if n * bits < 128 && !(n == 3 && bits == 32) {
+        return None;
+    }
+    let per = 128 / bits;
+    Some(Shape {
+        lane,
+        n,
+        per,
+        vt: lane.by(per as u32)?,
+    })
+}
+
+/// Flags of a vector `bitcast` (lane counts may differ: the byte order is then needed).
+fn little() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl Lower<'_, '_> {
+    /// The shape of `ty` when vector registers are on and `ty` has one.
+    pub(in crate::codegen) fn register_shape(&self, ty: &Type) -> Option<Shape> {
+        if self.vector_registers {
+            shape(ty)
+        } else {
+            None
+        }
+    }
+
+    /// Register-typed SSA variables for a vector variable of shape `s`.
+    pub(in crate::codegen) fn packed_storage(&mut self, s: Shape) -> super::Storage {
+        let vars = (0..s.registers())
+            .map(|_| self.b.declare_var(s.vt))
+            .collect();
+        super::Storage::Packed(vars, s)
+    }
+
+    /// `(register, lane)` when `v` is an `extractlane`.
+    fn extracted(&self, v: Value) -> Option<(Value, u8)> {
+        let dfg = &self.b.func.dfg;
+        let v = dfg.resolve_aliases(v);
+        let inst = dfg.value_def(v).inst()?;
+        match dfg.insts[inst] {
+            InstructionData::BinaryImm8 {
+                opcode: Opcode::Extractlane,
+                arg,
+                imm,
+            } => Some((dfg.resolve_aliases(arg), imm.into())),
+            _ => None,
+        }
+    }
+
+    /// The register whose lanes `chunk` is, in order.
+    fn whole_register(&self, chunk: &[Value], vt: ir::Type) -> Option<Value> {
+        let (first, _) = self.extracted(chunk[0])?;
+        if self.b.func.dfg.value_type(first) != vt {
+            return None;
+        }
+        chunk
+            .iter()
+            .enumerate()
+            .all(|(i, &x)| self.extracted(x) == Some((first, i as u8)))
+            .then_some(first)
+    }
+
+    /// The registers `lanes` are, when they are exactly the lanes of registers of `s`.
+    pub(in crate::codegen) fn in_registers(&self, lanes: &[Value], s: &Shape) -> Option<Lanes> {
+        if lanes.len() != s.n {
+            return None;
+        }
+        (0..s.registers())
+            .map(|r| self.whole_register(&lanes[s.range(r)], s.vt))
+            .collect()
+    }
+
+    /// The bits of an integer or float constant instruction.
+    fn constant_bits(&self, v: Value) -> Option<u64> {
+        let dfg = &self.b.func.dfg;
+        let inst = dfg.value_def(dfg.resolve_aliases(v)).inst()?;
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits() as u64),
+            InstructionData::UnaryIeee32 {
+                opcode: Opcode::F32const,
+                imm,
+            } => Some(u64::from(imm.bits())),
+            InstructionData::UnaryIeee64 {
+                opcode: Opcode::F64const,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
+    }
+
+    /// Whether packing `lanes` into registers is cheap: they are registers already, one
+    /// value repeated (a splat), or constants. `Some(true)` for registers.
+    fn cheap(&self, lanes: &[Value], s: &Shape) -> Option<bool> {
+        if self.in_registers(lanes, s).is_some() {
+            return Some(true);
+        }
+        let splat = lanes.iter().all(|&x| x == lanes[0]);
+        let constant = lanes.iter().all(|&x| self.constant_bits(x).is_some());
+        (lanes.len() == s.n && (splat || constant)).then_some(false)
+    }
+
+    /// Whether an operation on operands `args` is better done in registers: every operand
+    /// is cheap to pack and one at least is in registers already.
+    fn worth(&self, args: &[&[Value]], s: &Shape) -> bool {
+        let mut any = false;
+        for a in args {
+            match self.cheap(a, s) {
+                Some(r) => any |= r,
+                None => return false,
+            }
+        }
+        any
+    }
+
+    /// `lanes` (the components of a value of shape `s`) as registers: the registers they
+    /// were taken from, a constant, a splat, a shuffle of one or two registers, or lanes
+    /// inserted one by one into the register most of them come from.
+    pub(in crate::codegen) fn registers(&mut self, lanes: &[Value], s: &Shape) -> Lanes {
+        (0..s.registers())
+            .map(|r| self.register(&lanes[s.range(r)], s))
+            .collect()
+    }
+
+    fn register(&mut self, chunk: &[Value], s: &Shape) -> Value {
+        if let Some(v) = self.whole_register(chunk, s.vt) {
+            return v;
+        }
+        let bytes = s.lane.bytes() as usize;
+        if let Some(bits) = chunk
+            .iter()
+            .map(|&x| self.constant_bits(x))
+            .collect::<Option<Vec<u64>>>()
+        {
+            let mut data = Vec::with_capacity(16);
+            for i in 0..s.per {
+                let b = bits.get(i).copied().unwrap_or(0);
+                data.extend_from_slice(&b.to_le_bytes()[..bytes]);
+            }
+            let handle = self.b.func.dfg.constants.insert(ConstantData::from(data));
+            return self.b.ins().vconst(s.vt, handle);
+        }
+        if let Some(v) = self.shuffled(chunk, s) {
+            return v;
+        }
+        // Start from the register most lanes already sit in, else a splat of lane 0.
+        let mut best: Option<(Value, usize)> = None;
+        for &x in chunk {
+            if let Some((v, _)) = self.extracted(x)
+                && self.b.func.dfg.value_type(v) == s.vt
+            {
+                let count = chunk
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &y)| self.extracted(y) == Some((v, i as u8)))
+                    .count();
+                if best.is_none_or(|(_, c)| count > c) {
+                    best = Some((v, count));
+                }
+            }
+        }
+        let extracted: Vec<Option<(Value, u8)>> =
+            chunk.iter().map(|&x| self.extracted(x)).collect();
+        let (mut reg, keep): (Value, Vec<bool>) = match best {
+            Some((v, c)) if c > 0 => (
+                v,
+                (0..chunk.len())
+                    .map(|i| extracted[i] == Some((v, i as u8)))
+                    .collect(),
+            ),
+            _ => (
+                self.b.ins().splat(s.vt, chunk[0]),
+                chunk.iter().map(|&x| x == chunk[0]).collect(),
+            ),
+        };
+        for (i, &x) in chunk.iter().enumerate() {
+            if !keep[i] {
+                reg = self.b.ins().insertlane(reg, x, i as u8);
+            }
+        }
+        reg
+    }
+
+    /// A register whose lanes all come from one or two registers of the same type (a
+    /// swizzle, `.even` / `.odd`, `shuffle`): one byte shuffle.
+    fn shuffled(&mut self, chunk: &[Value], s: &Shape) -> Option<Value> {
+        let mut sources: Vec<Value> = Vec::new();
+        let mut picks = Vec::with_capacity(chunk.len());
+        for &x in chunk {
+            let (v, lane) = self.extracted(x)?;
+            if self.b.func.dfg.value_type(v) != s.vt {
+                return None;
+            }
+            let k = match sources.iter().position(|&u| u == v) {
+                Some(k) => k,
+                None if sources.len() < 2 => {
+                    sources.push(v);
+                    sources.len() - 1
+                }
+                None => return None,
+            };
+            picks.push(k * s.per + usize::from(lane));
+        }
+        let bytes = s.lane.bytes() as usize;
+        let mut mask = Vec::with_capacity(16);
+        for i in 0..s.per {
+            let p = picks.get(i).copied().unwrap_or(0);
+            for b in 0..bytes {
+                mask.push((p * bytes + b) as u8);
+            }
+        }
+        let a = self.b.ins().bitcast(types::I8X16, little(), sources[0]);
+        let b = match sources.get(1) {
+            Some(&v) => self.b.ins().bitcast(types::I8X16, little(), v),
+            None => a,
+        };
+        let handle = self.b.func.dfg.immediates.push(ConstantData::from(mask));
+        let r = self.b.ins().shuffle(a, b, handle);
+        Some(self.b.ins().bitcast(s.vt, little(), r))
+    }
+
+    /// The components of registers of shape `s`.
+    pub(in crate::codegen) fn components(&mut self, regs: &[Value], s: &Shape) -> Lanes {
+        (0..s.n)
+            .map(|c| self.b.ins().extractlane(regs[c / s.per], (c % s.per) as u8))
+            .collect()
+    }
+
+    /// A value of shape `s` read from `addr`: whole registers by vector loads, a partial
+    /// one (the last of a 3-vector) lane by lane, so that no byte past the value is read.
+    pub(in crate::codegen) fn load_registers(
+        &mut self,
+        addr: Value,
+        s: &Shape,
+        flags: MemFlagsData,
+    ) -> Lanes {
+        let size = s.lane.bytes() as i32;
+        let mut lanes = Vec::with_capacity(s.n);
+        for r in 0..s.registers() {
+            if s.full(r) {
+                let offset = (r * s.per) as i32 * size;
+                let reg = self.b.ins().load(s.vt, flags, addr, offset);
+                lanes.extend(self.components(&[reg], &Shape { n: s.per, ..*s }));
+            } else {
+                for c in s.range(r) {
+                    lanes.push(self.b.ins().load(s.lane, flags, addr, c as i32 * size));
+                }
+            }
+        }
+        lanes
+    }
+
+    /// Stores `lanes` of shape `s` at `addr`: a register's lanes in registers already by
+    /// one vector store, other lanes one by one.
+    pub(in crate::codegen) fn store_registers(
+        &mut self,
+        addr: Value,
+        lanes: &[Value],
+        s: &Shape,
+        flags: MemFlagsData,
+    ) {
+        let size = s.lane.bytes() as i32;
+        for r in 0..s.registers() {
+            let range = s.range(r);
+            let whole = if s.full(r) {
+                self.whole_register(&lanes[range.clone()], s.vt)
+            } else {
+                None
+            };
+            match whole {
+                Some(reg) => {
+                    let offset = range.start as i32 * size;
+                    self.b.ins().store(flags, reg, addr, offset);
+                }
+                None => {
+                    for c in range {
+                        self.b.ins().store(flags, lanes[c], addr, c as i32 * size);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A binary operator on vector operands in registers, or `None` where it stays lane by
+    /// lane (see the module's comment).
+    pub(in crate::codegen) fn packed_binary(
+        &mut self,
+        op: BinaryOp,
+        l: &[Value],
+        r: &[Value],
+        operand_ty: &Type,
+        result_ty: &Type,
+    ) -> Option<Lanes> {
+        use BinaryOp::*;
+        let (s, rs) = (
+            self.register_shape(operand_ty)?,
+            self.register_shape(result_ty)?,
+        );
+        let elem = operand_ty.element()?;
+        if s.per != rs.per || s.n != rs.n {
+            return None;
+        }
+        let float = elem.is_float();
+        match op {
+            Div if !float => return None,
+            Rem => return None,
+            Mul if s.lane == types::I8 => return None,
+            Shl | Shr | BitAnd | BitOr | BitXor if float => return None,
+            _ => {}
+        }
+        if matches!(op, Shl | Shr) {
+            // One count for every lane: Cranelift shifts a vector by a scalar.
+            if !r.iter().all(|&x| x == r[0]) || self.in_registers(l, &s).is_none() {
+                return None;
+            }
+            // "the shift count is taken modulo the bit width of the left operand" (6.3.j).
+            let count = self.b.ins().band_imm_s(r[0], i64::from(s.lane.bits()) - 1);
+            let regs = self.registers(l, &s);
+            let out: Lanes = regs
+                .into_iter()
+                .map(|x| match (op, elem.is_signed()) {
+                    (Shl, _) => self.b.ins().ishl(x, count),
+                    (_, true) => self.b.ins().sshr(x, count),
+                    _ => self.b.ins().ushr(x, count),
+                })
+                .collect();
+            return Some(self.components(&out, &rs));
+        }
+        if !self.worth(&[l, r], &s) {
+            return None;
+        }
+        let (a, b) = (self.registers(l, &s), self.registers(r, &s));
+        let out: Lanes = a
+            .into_iter()
+            .zip(b)
+            .map(|(x, y)| self.register_binary(op, elem, x, y, &s))
+            .collect();
+        Some(self.components(&out, &rs))
+    }
+
+    /// One register of a binary operator (see [`crate::codegen::ops::binary_lane`]).
+    fn register_binary(
+        &mut self,
+        op: BinaryOp,
+        elem: Scalar,
+        x: Value,
+        y: Value,
+        s: &Shape,
+    ) -> Value {
+        use BinaryOp::*;
+        if elem.is_float() {
+            let cc = match op {
+                Add => return self.b.ins().fadd(x, y),
+                Sub => return self.b.ins().fsub(x, y),
+                Mul => return self.b.ins().fmul(x, y),
+                Div => return self.b.ins().fdiv(x, y),
+                Lt => FloatCC::LessThan,
+                Gt => FloatCC::GreaterThan,
+                Le => FloatCC::LessThanOrEqual,
+                Ge => FloatCC::GreaterThanOrEqual,
+                Eq => FloatCC::Equal,
+                Ne => FloatCC::NotEqual,
+                VectorAnd | VectorOr => {
+                    let zero = self.zero_register(s.vt);
+                    let a = self.b.ins().fcmp(FloatCC::NotEqual, x, zero);
+                    let c = self.b.ins().fcmp(FloatCC::NotEqual, y, zero);
+                    return if op == VectorAnd {
+                        self.b.ins().band(a, c)
+                    } else {
+                        self.b.ins().bor(a, c)
+                    };
+                }
+                _ => unreachable!("filtered by packed_binary"),
+            };
+            return self.b.ins().fcmp(cc, x, y);
+        }
+        let signed = elem.is_signed();
+        let cc = match op {
+            Add => return self.b.ins().iadd(x, y),
+            Sub => return self.b.ins().isub(x, y),
+            Mul => return self.b.ins().imul(x, y),
+            BitAnd => return self.b.ins().band(x, y),
+            BitOr => return self.b.ins().bor(x, y),
+            BitXor => return self.b.ins().bxor(x, y),
+            Lt if signed => IntCC::SignedLessThan,
+            Lt => IntCC::UnsignedLessThan,
+            Gt if signed => IntCC::SignedGreaterThan,
+            Gt => IntCC::UnsignedGreaterThan,
+            Le if signed => IntCC::SignedLessThanOrEqual,
+            Le => IntCC::UnsignedLessThanOrEqual,
+            Ge if signed => IntCC::SignedGreaterThanOrEqual,
+            Ge => IntCC::UnsignedGreaterThanOrEqual,
+            Eq => IntCC::Equal,
+            Ne => IntCC::NotEqual,
+            VectorAnd | VectorOr => {
+                let zero = self.zero_register(s.vt);
+                let a = self.b.ins().icmp(IntCC::NotEqual, x, zero);
+                let c = self.b.ins().icmp(IntCC::NotEqual, y, zero);
+                return if op == VectorAnd {
+                    self.b.ins().band(a, c)
+                } else {
+                    self.b.ins().bor(a, c)
+                };
+            }
+            _ => unreachable!("filtered by packed_binary"),
+        };
+        self.b.ins().icmp(cc, x, y)
+    }
+
+    fn zero_register(&mut self, vt: ir::Type) -> Value {
+        let handle = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(vec![0u8; 16]));
+        self.b.ins().vconst(vt, handle)
+    }
+
+    /// `-x` and `~x` of an operand in registers.
+    pub(in crate::codegen) fn packed_unary(
+        &mut self,
+        negate: bool,
+        v: &[Value],
+        ty: &Type,
+    ) -> Option<Lanes> {
+        let s = self.register_shape(ty)?;
+        let regs = self.in_registers(v, &s)?;
+        let float = ty.element()?.is_float();
+        let out: Lanes = regs
+            .into_iter()
+            .map(|x| match (negate, float) {
+                (true, true) => self.b.ins().fneg(x),
+                (true, false) => self.b.ins().ineg(x),
+                (false, _) => self.b.ins().bnot(x),
+            })
+            .collect();
+        Some(self.components(&out, &s))
+    }
+
+    /// `c ? a : b` on vectors and `select(b, a, c)`-style choices: each lane of `a` where the
+    /// most significant bit of `c`'s lane is set, else of `b` (`c` of the same lane width).
+    pub(in crate::codegen) fn packed_select(
+        &mut self,
+        c: &[Value],
+        a: &[Value],
+        b: &[Value],
+        cond_ty: &Type,
+        ty: &Type,
+    ) -> Option<Lanes> {
+        let (cs, s) = (self.register_shape(cond_ty)?, self.register_shape(ty)?);
+        if cs.per != s.per || cs.n != s.n || !self.worth(&[c, a, b], &s) {
+            return None;
+        }
+        let (cr, ar, br) = (
+            self.registers(c, &cs),
+            self.registers(a, &s),
+            self.registers(b, &s),
+        );
+        let mut out = Vec::with_capacity(cr.len());
+        for ((c, a), b) in cr.into_iter().zip(ar).zip(br) {
+            let zero = self.zero_register(cs.vt);
+            let negative = self.b.ins().icmp(IntCC::SignedLessThan, c, zero);
+            let m = if s.vt == cs.vt {
+                negative
+            } else {
+                self.b.ins().bitcast(s.vt, little(), negative)
+            };
+            out.push(self.b.ins().bitselect(m, a, b));
+        }
+        Some(self.components(&out, &s))
+    }
+
+    /// The math builtins with vector instructions (`sqrt`, `fabs`, `fma`, `mad`, `min`,
+    /// `max`, `clamp`, `floor`, `ceil`, `trunc`, `rint`, `mix`, and the integer `min`, `max`,
+    /// `clamp`, `mul24`, `mad24`) on arguments in registers; a scalar argument (`min(v, s)`)
+    /// is splatted. `None` where the call stays lane by lane.
+    pub(in crate::codegen) fn packed_builtin(
+        &mut self,
+        function: crate::frontend::tir::BuiltinFunction,
+        values: &[Lanes],
+        ret: &Type,
+        elem: Scalar,
+    ) -> Option<Lanes> {
+        use crate::frontend::tir::BuiltinFunction as F;
+        let s = self.register_shape(ret)?;
+        if ret.element()? != elem {
+            return None;
+        }
+        let float = elem.is_float();
+        let arity = match function {
+            F::Sqrt
+            | F::NativeSqrt
+            | F::HalfSqrt
+            | F::Fabs
+            | F::Floor
+            | F::Ceil
+            | F::Trunc
+            | F::Rint
+                if float =>
+            {
+                1
+            }
+            F::Min | F::Max => 2,
+            F::Fma | F::Mad | F::Mix if float => 3,
+            F::Clamp => 3,
+            F::Mul24 if !float && s.lane == types::I32 => 2,
+            F::Mad24 if !float && s.lane == types::I32 => 3,
+            _ => return None,
+        };
+        if values.len() != arity {
+            return None;
+        }
+        let args: Vec<Lanes> = values
+            .iter()
+            .map(|v| {
+                if v.len() == 1 {
+                    vec![v[0]; s.n]
+                } else {
+                    v.clone()
+                }
+            })
+            .collect();
+        let refs: Vec<&[Value]> = args.iter().map(Vec::as_slice).collect();
+        if !self.worth(&refs, &s) {
+            return None;
+        }
+        let regs: Vec<Lanes> = args.iter().map(|a| self.registers(a, &s)).collect();
+        let signed = elem.is_signed();
+        let mut out = Vec::with_capacity(s.registers());
+        for r in 0..s.registers() {
+            let x = regs[0][r];
+            let arg = |i: usize| regs[i][r];
+            let v = match function {
+                F::Sqrt | F::NativeSqrt | F::HalfSqrt => self.b.ins().sqrt(x),
+                F::Fabs => self.b.ins().fabs(x),
+                F::Floor => self.b.ins().floor(x),
+                F::Ceil => self.b.ins().ceil(x),
+                F::Trunc => self.b.ins().trunc(x),
+                F::Rint => self.b.ins().nearest(x),
+                F::Fma => self.b.ins().fma(x, arg(1), arg(2)),
+                F::Mad if self.mad_enable => self.b.ins().fma(x, arg(1), arg(2)),
+                F::Mad => {
+                    let p = self.b.ins().fmul(x, arg(1));
+                    self.b.ins().fadd(p, arg(2))
+                }
+                F::Mix => {
+                    let d = self.b.ins().fsub(arg(1), x);
+                    let p = self.b.ins().fmul(d, arg(2));
+                    self.b.ins().fadd(x, p)
+                }
+                F::Min | F::Max if float => {
+                    // As the lane code: max gives y if x < y, min y if x > y, else x.
+                    let cc = if function == F::Max {
+                        FloatCC::LessThan
+                    } else {
+                        FloatCC::GreaterThan
+                    };
+                    self.float_choose(cc, x, arg(1), s.vt)
+                }
+                F::Clamp if float => {
+                    let m = self.float_choose(FloatCC::LessThan, x, arg(1), s.vt);
+                    self.float_choose(FloatCC::GreaterThan, m, arg(2), s.vt)
+                }
+                F::Min if signed => self.b.ins().smin(x, arg(1)),
+                F::Min => self.b.ins().umin(x, arg(1)),
+                F::Max if signed => self.b.ins().smax(x, arg(1)),
+                F::Max => self.b.ins().umax(x, arg(1)),
+                F::Clamp => {
+                    let (lo, hi) = (arg(1), arg(2));
+                    if signed {
+                        let m = self.b.ins().smax(x, lo);
+                        self.b.ins().smin(m, hi)
+                    } else {
+                        let m = self.b.ins().umax(x, lo);
+                        self.b.ins().umin(m, hi)
+                    }
+                }
+                F::Mul24 => self.b.ins().imul(x, arg(1)),
+                F::Mad24 => {
+                    let p = self.b.ins().imul(x, arg(1));
+                    self.b.ins().iadd(p, arg(2))
+                }
+                _ => return None,
+            };
+            out.push(v);
+        }
+        Some(self.components(&out, &s))
+    }
+
+    /// `y` in the lanes where `x cc y`, else `x` (float min / max / clamp).
+    fn float_choose(&mut self, cc: FloatCC, x: Value, y: Value, vt: ir::Type) -> Value {
+        let c = self.b.ins().fcmp(cc, x, y);
+        let m = self.b.ins().bitcast(vt, little(), c);
+        self.b.ins().bitselect(m, y, x)
+    }
+}

@@ -1,0 +1,709 @@
+//! Explicit vector types in vector registers in the scalar code path
+//! (`codegen/func/packed.rs`): every mapped operation, for every element type and width
+//! 2/3/4/8/16, runs with vector registers and lane by lane (`CodegenOptions::lanes_only`, as
+//! today's code did), and both outputs must equal, bit for bit, the value computed here on
+//! the host from OpenCL's definition of each operation.
+
+mod common;
+
+use std::sync::Arc;
+
+use clift_compiler::build::{BuildOptions, build};
+use clift_compiler::codegen::CodegenOptions;
+use clift_compiler::frontend::sema;
+use clift_compiler::kernel::KernelCode;
+use clift_compiler::stages;
+
+/// An element type: its OpenCL name, width, signedness and whether it is floating.
+#[derive(Clone, Copy, Debug)]
+struct Elem {
+    name: &'static str,
+    bits: u32,
+    signed: bool,
+    float: bool,
+}
+
+const fn int(name: &'static str, bits: u32, signed: bool) -> Elem {
+    Elem {
+        name,
+        bits,
+        signed,
+        float: false,
+    }
+}
+
+const FLOAT: Elem = Elem {
+    name: "float",
+    bits: 32,
+    signed: true,
+    float: true,
+};
+const DOUBLE: Elem = Elem {
+    name: "double",
+    bits: 64,
+    signed: true,
+    float: true,
+};
+const ELEMS: [Elem; 10] = [
+    FLOAT,
+    DOUBLE,
+    int("int", 32, true),
+    int("uint", 32, false),
+    int("long", 64, true),
+    int("ulong", 64, false),
+    int("short", 16, true),
+    int("ushort", 16, false),
+    int("char", 8, true),
+    int("uchar", 8, false),
+];
+const WIDTHS: [usize; 5] = [2, 3, 4, 8, 16];
+
+impl Elem {
+    fn mask(self) -> u64 {
+        if self.bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
+        }
+    }
+
+    /// The signed integer type of the same width (comparison results).
+    fn int_name(self) -> &'static str {
+        match self.bits {
+            8 => "char",
+            16 => "short",
+            32 => "int",
+            _ => "long",
+        }
+    }
+
+    fn size(self) -> usize {
+        self.bits as usize / 8
+    }
+
+    fn signed_value(self, x: u64) -> i128 {
+        let x = x & self.mask();
+        if self.signed && x >> (self.bits - 1) & 1 == 1 {
+            i128::from(x) - (1i128 << self.bits)
+        } else {
+            i128::from(x)
+        }
+    }
+
+    fn f(self, x: u64) -> f64 {
+        if self.bits == 32 {
+            f64::from(f32::from_bits(x as u32))
+        } else {
+            f64::from_bits(x)
+        }
+    }
+
+    /// The bits of `v` rounded once to this float type (exact for results computed in
+    /// double from float operands where double holds them exactly).
+    fn from_f(self, v: f64) -> u64 {
+        if self.bits == 32 {
+            u64::from((v as f32).to_bits())
+        } else {
+            v.to_bits()
+        }
+    }
+
+    fn lt(self, x: u64, y: u64) -> bool {
+        if self.float {
+            self.f(x) < self.f(y)
+        } else {
+            self.signed_value(x) < self.signed_value(y)
+        }
+    }
+
+    fn eq(self, x: u64, y: u64) -> bool {
+        if self.float {
+            self.f(x) == self.f(y)
+        } else {
+            x & self.mask() == y & self.mask()
+        }
+    }
+
+    fn is_zero(self, x: u64) -> bool {
+        if self.float {
+            self.f(x) == 0.0
+        } else {
+            x & self.mask() == 0
+        }
+    }
+}
+
+/// A float binary operation done in the element's own precision (one rounding).
+fn float_op(e: Elem, x: u64, y: u64, op: char) -> u64 {
+    if e.bits == 32 {
+        let (a, b) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+        u64::from(
+            match op {
+                '+' => a + b,
+                '-' => a - b,
+                '*' => a * b,
+                _ => a / b,
+            }
+            .to_bits(),
+        )
+    } else {
+        let (a, b) = (f64::from_bits(x), f64::from_bits(y));
+        match op {
+            '+' => a + b,
+            '-' => a - b,
+            '*' => a * b,
+            _ => a / b,
+        }
+        .to_bits()
+    }
+}
+
+/// Integer wrapping arithmetic, as bits of the element type.
+fn int_op(e: Elem, x: u64, y: u64, op: char) -> u64 {
+    let (a, b) = (e.signed_value(x), e.signed_value(y));
+    let r = match op {
+        '+' => a.wrapping_add(b),
+        '-' => a.wrapping_sub(b),
+        // Low bits of the product: the same for either signedness.
+        _ => (x as u128).wrapping_mul(y as u128) as i128,
+    };
+    r as u64 & e.mask()
+}
+
+fn fma(e: Elem, x: u64, y: u64, z: u64) -> u64 {
+    if e.bits == 32 {
+        let (a, b, c) = (
+            f32::from_bits(x as u32),
+            f32::from_bits(y as u32),
+            f32::from_bits(z as u32),
+        );
+        u64::from(a.mul_add(b, c).to_bits())
+    } else {
+        f64::from_bits(x)
+            .mul_add(f64::from_bits(y), f64::from_bits(z))
+            .to_bits()
+    }
+}
+
+/// The operations of the test kernel: its OpenCL C expression (of `x`, `y` and the scalar
+/// `s`, a lane of `y`) and the host's value of one lane.
+struct Op {
+    text: &'static str,
+    host: fn(Elem, u64, u64, u64) -> u64,
+}
+
+/// `clamp(x, min(y, s), max(y, s))` as clift computes it (float `min` / `max` as the
+/// comparisons they are defined by; integer ones exact).
+fn clamp(e: Elem, x: u64, y: u64, s: u64) -> u64 {
+    let lo = select(e, e.lt(s, y), s, y);
+    let hi = select(e, e.lt(y, s), s, y);
+    let m = select(e, e.lt(x, lo), lo, x);
+    select(e, e.lt(hi, m), hi, m)
+}
+
+fn select(e: Elem, c: bool, a: u64, b: u64) -> u64 {
+    (if c { a } else { b }) & e.mask()
+}
+
+const FLOAT_OPS: &[Op] = &[
+    Op {
+        text: "x + y",
+        host: |e, x, y, _| float_op(e, x, y, '+'),
+    },
+    Op {
+        text: "x - y",
+        host: |e, x, y, _| float_op(e, x, y, '-'),
+    },
+    Op {
+        text: "x * y",
+        host: |e, x, y, _| float_op(e, x, y, '*'),
+    },
+    Op {
+        text: "x / y",
+        host: |e, x, y, _| float_op(e, x, y, '/'),
+    },
+    Op {
+        text: "x * s",
+        host: |e, x, _, s| float_op(e, x, s, '*'),
+    },
+    Op {
+        text: "-x",
+        host: |e, x, _, _| x ^ (1 << (e.bits - 1)),
+    },
+    Op {
+        text: "mad(x, y, x)",
+        host: |e, x, y, _| float_op(e, float_op(e, x, y, '*'), x, '+'),
+    },
+    Op {
+        text: "fma(x, y, y)",
+        host: |e, x, y, _| fma(e, x, y, y),
+    },
+    Op {
+        text: "min(x, y)",
+        host: |e, x, y, _| select(e, e.lt(y, x), y, x),
+    },
+    Op {
+        text: "max(x, y)",
+        host: |e, x, y, _| select(e, e.lt(x, y), y, x),
+    },
+    Op {
+        text: "max(x, s)",
+        host: |e, x, _, s| select(e, e.lt(x, s), s, x),
+    },
+    Op {
+        text: "clamp(x, min(y, s), max(y, s))",
+        host: |e, x, y, s| clamp(e, x, y, s),
+    },
+    Op {
+        text: "fabs(x)",
+        host: |e, x, _, _| x & (e.mask() >> 1),
+    },
+    Op {
+        text: "sqrt(fabs(x))",
+        host: |e, x, _, _| {
+            if e.bits == 32 {
+                u64::from(f32::from_bits(x as u32).abs().sqrt().to_bits())
+            } else {
+                f64::from_bits(x).abs().sqrt().to_bits()
+            }
+        },
+    },
+    Op {
+        text: "floor(x)",
+        host: |e, x, _, _| e.from_f(e.f(x).floor()),
+    },
+    Op {
+        text: "ceil(x)",
+        host: |e, x, _, _| e.from_f(e.f(x).ceil()),
+    },
+    Op {
+        text: "trunc(x)",
+        host: |e, x, _, _| e.from_f(e.f(x).trunc()),
+    },
+    Op {
+        text: "rint(x)",
+        host: |e, x, _, _| e.from_f(e.f(x).round_ties_even()),
+    },
+    Op {
+        text: "select(x, y, x < y)",
+        host: |e, x, y, _| select(e, e.lt(x, y), y, x),
+    },
+    Op {
+        text: "x > y ? x : y",
+        host: |e, x, y, _| select(e, e.lt(y, x), x, y),
+    },
+];
+
+const INT_OPS: &[Op] = &[
+    Op {
+        text: "x + y",
+        host: |e, x, y, _| int_op(e, x, y, '+'),
+    },
+    Op {
+        text: "x - y",
+        host: |e, x, y, _| int_op(e, x, y, '-'),
+    },
+    Op {
+        text: "x * y",
+        host: |e, x, y, _| int_op(e, x, y, '*'),
+    },
+    Op {
+        text: "x & y",
+        host: |_, x, y, _| x & y,
+    },
+    Op {
+        text: "x | y",
+        host: |_, x, y, _| x | y,
+    },
+    Op {
+        text: "x ^ y",
+        host: |_, x, y, _| x ^ y,
+    },
+    Op {
+        text: "x << s",
+        host: |e, x, _, s| (x << (s & u64::from(e.bits - 1))) & e.mask(),
+    },
+    Op {
+        text: "x >> s",
+        host: |e, x, _, s| (e.signed_value(x) >> (s & u64::from(e.bits - 1))) as u64 & e.mask(),
+    },
+    Op {
+        text: "x << y",
+        host: |e, x, y, _| (x << (y & u64::from(e.bits - 1))) & e.mask(),
+    },
+    Op {
+        text: "x / y",
+        host: |e, x, y, _| {
+            let (a, b) = (e.signed_value(x), e.signed_value(y));
+            // Division by zero is unspecified; clift divides by 1.
+            if b == 0 {
+                x & e.mask()
+            } else {
+                a.wrapping_div(b) as u64 & e.mask()
+            }
+        },
+    },
+    Op {
+        text: "-x",
+        host: |e, x, _, _| x.wrapping_neg() & e.mask(),
+    },
+    Op {
+        text: "~x",
+        host: |e, x, _, _| !x & e.mask(),
+    },
+    Op {
+        text: "min(x, y)",
+        host: |e, x, y, _| select(e, e.lt(x, y), x, y),
+    },
+    Op {
+        text: "max(x, s)",
+        host: |e, x, _, s| select(e, e.lt(x, s), s, x),
+    },
+    Op {
+        text: "clamp(x, min(y, s), max(y, s))",
+        host: |e, x, y, s| clamp(e, x, y, s),
+    },
+    Op {
+        text: "select(x, y, x < y)",
+        host: |e, x, y, _| select(e, e.lt(x, y), y, x),
+    },
+    Op {
+        text: "x > y ? x : y",
+        host: |e, x, y, _| select(e, e.lt(y, x), x, y),
+    },
+];
+
+/// The comparisons (results in the signed integer vector of the same width, -1 / 0).
+const COMPARISONS: &[(&str, fn(Elem, u64, u64) -> bool)] = &[
+    ("x < y", |e, x, y| e.lt(x, y)),
+    ("x > y", |e, x, y| e.lt(y, x)),
+    ("x <= y", |e, x, y| e.lt(x, y) || e.eq(x, y)),
+    ("x >= y", |e, x, y| e.lt(y, x) || e.eq(x, y)),
+    ("x == y", |e, x, y| e.eq(x, y)),
+    ("x != y", |e, x, y| !e.eq(x, y)),
+    ("x && y", |e, x, y| !e.is_zero(x) && !e.is_zero(y)),
+    ("x || y", |e, x, y| !e.is_zero(x) || !e.is_zero(y)),
+];
+
+fn ops(e: Elem) -> &'static [Op] {
+    if e.float { FLOAT_OPS } else { INT_OPS }
+}
+
+/// Number of work-items of each run.
+const ITEMS: usize = 4;
+
+/// The test kernel of `e` × `n`: each work-item writes every operation's value to `out`
+/// and every comparison's to `cmp`, then a loop-carried accumulation, a vload/vstore and
+/// component and swizzle writes to `rest`.
+fn source(e: Elem, n: usize) -> String {
+    let (t, it) = (format!("{}{n}", e.name), format!("{}{n}", e.int_name()));
+    let mut s = String::new();
+    if e.bits == 64 && e.float {
+        s.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    }
+    s.push_str(&format!(
+        "kernel void k(global const {t} *a, global const {t} *b, global {t} *out, \
+         global {it} *cmp, global {t} *rest) {{\n  size_t i = get_global_id(0);\n  \
+         {t} x = a[i], y = b[i];\n  {} s = y.s1;\n",
+        e.name
+    ));
+    for (k, op) in ops(e).iter().enumerate() {
+        let count = ops(e).len();
+        s.push_str(&format!("  out[i * {count} + {k}] = {};\n", op.text));
+    }
+    for (k, (text, _)) in COMPARISONS.iter().enumerate() {
+        let count = COMPARISONS.len();
+        s.push_str(&format!("  cmp[i * {count} + {k}] = {text};\n"));
+    }
+    // rest[i * 4 + 0]: a loop-carried value; + 1: vload + y by vstore; + 2: a component
+    // write; + 3: a swizzle (reversed lanes) plus x.
+    let swizzle = match n {
+        2 => "s10",
+        3 => "s210",
+        4 => "s3210",
+        8 => "s76543210",
+        _ => "sfedcba9876543210",
+    };
+    s.push_str(&format!(
+        "  {t} acc = x;\n  for (int j = 0; j < 3; j++) acc = acc * y + x;\n  \
+         rest[i * 4] = acc;\n  \
+         vstore{n}(vload{n}(0, (global const {e} *)(a + i)) + y, 0, (global {e} *)(rest + i * 4 + 1));\n  \
+         {t} w = x * y;\n  w.s1 = s;\n  rest[i * 4 + 2] = w + y;\n  \
+         rest[i * 4 + 3] = y.{swizzle} + x;\n}}\n",
+        e = e.name
+    ));
+    s
+}
+
+/// The host's `rest` values of one work-item (see [`source`]).
+fn host_rest(e: Elem, n: usize, x: &[u64], y: &[u64]) -> Vec<Vec<u64>> {
+    let mul = |a, b| {
+        if e.float {
+            float_op(e, a, b, '*')
+        } else {
+            int_op(e, a, b, '*')
+        }
+    };
+    let add = |a, b| {
+        if e.float {
+            float_op(e, a, b, '+')
+        } else {
+            int_op(e, a, b, '+')
+        }
+    };
+    let mut acc = x.to_vec();
+    for _ in 0..3 {
+        acc = (0..n).map(|l| add(mul(acc[l], y[l]), x[l])).collect();
+    }
+    let sum: Vec<u64> = (0..n).map(|l| add(x[l], y[l])).collect();
+    let mut w: Vec<u64> = (0..n).map(|l| mul(x[l], y[l])).collect();
+    w[1] = y[1];
+    let w: Vec<u64> = (0..n).map(|l| add(w[l], y[l])).collect();
+    let swizzled: Vec<u64> = (0..n).map(|l| add(y[n - 1 - l], x[l])).collect();
+    vec![acc, sum, w, swizzled]
+}
+
+/// Lane `l` of input vector `v` (of work-item `item`) of `e`: a spread of values with
+/// negatives, zeros, extremes (and for floats -0.0, infinities and NaN).
+fn input(e: Elem, item: usize, l: usize, v: usize) -> u64 {
+    let k = item * 16 + l + v * 7;
+    if e.float {
+        let specials = [0.0, -0.0, 1.5, -2.25, f64::INFINITY, f64::NAN, 1e-3, 3.0];
+        let x = if k % 5 == 4 {
+            specials[k % specials.len()]
+        } else {
+            (k as f64 * 0.37 - 5.0) * if v == 0 { 1.0 } else { -0.5 }
+        };
+        return e.from_f(x);
+    }
+    let h = (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (v as u64) << 7;
+    let x = match k % 6 {
+        0 => 0,
+        1 => h >> 58,
+        2 => (h >> 60).wrapping_neg(),
+        _ => h,
+    };
+    x & e.mask()
+}
+
+fn bytes_of(e: Elem, lanes: &[u64]) -> Vec<u8> {
+    lanes
+        .iter()
+        .flat_map(|&x| x.to_le_bytes()[..e.size()].to_vec())
+        .collect()
+}
+
+fn lanes_of(e: Elem, bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks(e.size())
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(b)
+        })
+        .collect()
+}
+
+fn kernel(source: &str, lanes_only: bool) -> Arc<KernelCode> {
+    let options = BuildOptions {
+        codegen: CodegenOptions {
+            scalar_only: true,
+            lanes_only,
+            ..CodegenOptions::default()
+        },
+        sema: sema::Options {
+            fp64_supported: true,
+            ..sema::Options::default()
+        },
+        ..BuildOptions::default()
+    };
+    match build("v.cl", source, &options) {
+        Ok(b) => b.kernels.into_iter().next().expect("a kernel"),
+        Err(log) => panic!("build failed:\n{log}\n{source}"),
+    }
+}
+
+/// Runs the test kernel of `e` × `n` with `lanes_only` and returns (out, cmp, rest) as
+/// lanes, padding lanes of 3-vectors included.
+fn run(e: Elem, n: usize, lanes_only: bool) -> [Vec<u64>; 3] {
+    let src = source(e, n);
+    let k = kernel(&src, lanes_only);
+    let stride = if n == 3 { 4 } else { n };
+    let (nops, ncmp) = (ops(e).len(), COMPARISONS.len());
+    let vector = |v: usize| -> Vec<u8> {
+        let mut lanes = Vec::new();
+        for item in 0..ITEMS {
+            for l in 0..stride {
+                lanes.push(if l < n { input(e, item, l, v) } else { 0 });
+            }
+        }
+        bytes_of(e, &lanes)
+    };
+    let (a, b) = (vector(0), vector(1));
+    let vsize = stride * e.size();
+    let mut out = vec![0u8; ITEMS * nops * vsize];
+    let mut cmp = vec![0u8; ITEMS * ncmp * vsize];
+    let mut rest = vec![0u8; ITEMS * 4 * vsize];
+    let args = [
+        a.as_ptr() as u64,
+        b.as_ptr() as u64,
+        out.as_mut_ptr() as u64,
+        cmp.as_mut_ptr() as u64,
+        rest.as_mut_ptr() as u64,
+    ];
+    common::run_1d(&k, ITEMS, ITEMS, &args, 0);
+    [lanes_of(e, &out), lanes_of(e, &cmp), lanes_of(e, &rest)]
+}
+
+/// The host's (out, cmp, rest), in the layout [`run`] returns.
+fn expected(e: Elem, n: usize) -> [Vec<u64>; 3] {
+    let stride = if n == 3 { 4 } else { n };
+    let (mut out, mut cmp, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+    let pad = |v: &mut Vec<u64>, lanes: Vec<u64>| {
+        v.extend(lanes);
+        v.extend(std::iter::repeat_n(0, stride - n));
+    };
+    for item in 0..ITEMS {
+        let x: Vec<u64> = (0..n).map(|l| input(e, item, l, 0)).collect();
+        let y: Vec<u64> = (0..n).map(|l| input(e, item, l, 1)).collect();
+        for op in ops(e) {
+            pad(
+                &mut out,
+                (0..n).map(|l| (op.host)(e, x[l], y[l], y[1])).collect(),
+            );
+        }
+        for (_, f) in COMPARISONS {
+            pad(
+                &mut cmp,
+                (0..n)
+                    .map(|l| if f(e, x[l], y[l]) { e.mask() } else { 0 })
+                    .collect(),
+            );
+        }
+        let r = host_rest(e, n, &x, &y);
+        // (vstore3 writes 3 elements: the padding lane stays zero.)
+        for lanes in r {
+            pad(&mut rest, lanes);
+        }
+    }
+    [out, cmp, rest]
+}
+
+/// Names the first difference between `got` and `want` by operation and lane.
+fn check(e: Elem, n: usize, got: &[Vec<u64>; 3], want: &[Vec<u64>; 3], how: &str) {
+    let stride = if n == 3 { 4 } else { n };
+    let names: [Vec<&str>; 3] = [
+        ops(e).iter().map(|o| o.text).collect(),
+        COMPARISONS.iter().map(|c| c.0).collect(),
+        vec!["loop", "vload + vstore", "component write", "swizzle"],
+    ];
+    for (which, (g, w)) in got.iter().zip(want).enumerate() {
+        for (i, (a, b)) in g.iter().zip(w).enumerate() {
+            if a != b {
+                let (vector, lane) = (i / stride, i % stride);
+                let per_item = names[which].len();
+                panic!(
+                    "{}{n} ({how}): `{}` of item {} lane {lane}: got {a:#x}, want {b:#x}",
+                    e.name,
+                    names[which][vector % per_item],
+                    vector / per_item
+                );
+            }
+        }
+        assert_eq!(g.len(), w.len());
+    }
+}
+
+fn check_type(e: Elem) {
+    for n in WIDTHS {
+        let want = expected(e, n);
+        let registers = run(e, n, false);
+        check(e, n, &registers, &want, "vector registers");
+        let lanes = run(e, n, true);
+        check(e, n, &lanes, &want, "lane by lane");
+    }
+}
+
+#[test]
+fn float_vectors_match_the_host() {
+    check_type(FLOAT);
+}
+
+#[test]
+fn double_vectors_match_the_host() {
+    check_type(DOUBLE);
+}
+
+#[test]
+fn int_and_uint_vectors_match_the_host() {
+    check_type(ELEMS[2]);
+    check_type(ELEMS[3]);
+}
+
+#[test]
+fn long_and_ulong_vectors_match_the_host() {
+    check_type(ELEMS[4]);
+    check_type(ELEMS[5]);
+}
+
+#[test]
+fn short_and_char_vectors_match_the_host() {
+    for e in &ELEMS[6..] {
+        check_type(*e);
+    }
+}
+
+/// The CLIF of a kernel: with vector registers on, `c[i] = a[i] * a[i] + (float4)(1.0f)`
+/// is f32x4 loads (one per `a[i]`), one fmul, one fadd and one store of the fadd's
+/// register, and no scalar float load or store.
+#[test]
+fn float4_arithmetic_is_one_load_fmul_fadd_and_store() {
+    let source = "kernel void k(global const float4 *a, global float4 *c) {
+        size_t i = get_global_id(0);
+        c[i] = a[i] * a[i] + (float4)(1.0f);
+    }";
+    let clif = |lanes_only| {
+        let options = BuildOptions {
+            codegen: CodegenOptions {
+                scalar_only: true,
+                lanes_only,
+                ..CodegenOptions::default()
+            },
+            ..BuildOptions::default()
+        };
+        let stages = stages::dump_each(source, &options).expect("builds");
+        let all = stages
+            .into_iter()
+            .find(|(name, _)| name == "clif")
+            .expect("a clif stage")
+            .1;
+        // The work-item function (the work-group function that calls it follows).
+        all.split("; work-group function")
+            .next()
+            .expect("the kernel's function")
+            .to_string()
+    };
+    let text = clif(false);
+    let count = |what: &str| text.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(count("load.f32x4"), 2, "{text}");
+    assert_eq!(count(" = fmul "), 1, "{text}");
+    assert_eq!(count(" = fadd "), 1, "{text}");
+    assert_eq!(count("load.f32 "), 0, "{text}");
+    let fadd = text
+        .lines()
+        .find(|l| l.contains(" = fadd "))
+        .expect("an fadd");
+    let sum = fadd.split_whitespace().next().expect("the fadd's result");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with(&format!("store {sum}, "))),
+        "the fadd's register is stored whole:\n{text}"
+    );
+    assert!(!text.contains("store.f32 "), "{text}");
+    // Lane by lane, as before: scalar loads, multiplications, additions, stores.
+    let lanes = clif(true);
+    let count = |what: &str| lanes.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(count("load.f32 "), 8, "{lanes}");
+    assert_eq!(count(" = fmul "), 4, "{lanes}");
+    assert!(!lanes.contains("f32x4"), "{lanes}");
+}

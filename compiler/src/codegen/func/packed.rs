@@ -187,8 +187,14 @@ impl Lower<'_, '_> {
     /// Whether an operation on operands `args` is better done in registers: every operand
     /// is cheap to pack and one at least is in registers already.
     fn worth(&self, args: &[&[Value]], s: &Shape) -> bool {
+        let shaped: Vec<(&[Value], &Shape)> = args.iter().map(|&a| (a, s)).collect();
+        self.worth_shaped(&shaped)
+    }
+
+    /// [`Lower::worth`] for operands of different shapes (`select`'s condition).
+    fn worth_shaped(&self, args: &[(&[Value], &Shape)]) -> bool {
         let mut any = false;
-        for a in args {
+        for &(a, s) in args {
             match self.cheap(a, s) {
                 Some(r) => any |= r,
                 None => return false,
@@ -533,7 +539,7 @@ impl Lower<'_, '_> {
         ty: &Type,
     ) -> Option<Lanes> {
         let (cs, s) = (self.register_shape(cond_ty)?, self.register_shape(ty)?);
-        if cs.per != s.per || cs.n != s.n || !self.worth(&[c, a, b], &s) {
+        if cs.per != s.per || cs.n != s.n || !self.worth_shaped(&[(c, &cs), (a, &s), (b, &s)]) {
             return None;
         }
         let (cr, ar, br) = (

@@ -100,7 +100,7 @@ impl Elem {
 
     /// The bits of `v` rounded once to this float type (exact for results computed in
     /// double from float operands where double holds them exactly).
-    fn from_f(self, v: f64) -> u64 {
+    fn rounded_bits(self, v: f64) -> u64 {
         if self.bits == 32 {
             u64::from((v as f32).to_bits())
         } else {
@@ -270,19 +270,19 @@ const FLOAT_OPS: &[Op] = &[
     },
     Op {
         text: "floor(x)",
-        host: |e, x, _, _| e.from_f(e.f(x).floor()),
+        host: |e, x, _, _| e.rounded_bits(e.f(x).floor()),
     },
     Op {
         text: "ceil(x)",
-        host: |e, x, _, _| e.from_f(e.f(x).ceil()),
+        host: |e, x, _, _| e.rounded_bits(e.f(x).ceil()),
     },
     Op {
         text: "trunc(x)",
-        host: |e, x, _, _| e.from_f(e.f(x).trunc()),
+        host: |e, x, _, _| e.rounded_bits(e.f(x).trunc()),
     },
     Op {
         text: "rint(x)",
-        host: |e, x, _, _| e.from_f(e.f(x).round_ties_even()),
+        host: |e, x, _, _| e.rounded_bits(e.f(x).round_ties_even()),
     },
     Op {
         text: "select(x, y, x < y)",
@@ -374,7 +374,9 @@ const INT_OPS: &[Op] = &[
 ];
 
 /// The comparisons (results in the signed integer vector of the same width, -1 / 0).
-const COMPARISONS: &[(&str, fn(Elem, u64, u64) -> bool)] = &[
+type Comparison = (&'static str, fn(Elem, u64, u64) -> bool);
+
+const COMPARISONS: &[Comparison] = &[
     ("x < y", |e, x, y| e.lt(x, y)),
     ("x > y", |e, x, y| e.lt(y, x)),
     ("x <= y", |e, x, y| e.lt(x, y) || e.eq(x, y)),
@@ -474,7 +476,7 @@ fn input(e: Elem, item: usize, l: usize, v: usize) -> u64 {
         } else {
             (k as f64 * 0.37 - 5.0) * if v == 0 { 1.0 } else { -0.5 }
         };
-        return e.from_f(x);
+        return e.rounded_bits(x);
     }
     let h = (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (v as u64) << 7;
     let x = match k % 6 {
@@ -706,4 +708,104 @@ fn float4_arithmetic_is_one_load_fmul_fadd_and_store() {
     assert_eq!(count("load.f32 "), 8, "{lanes}");
     assert_eq!(count(" = fmul "), 4, "{lanes}");
     assert!(!lanes.contains("f32x4"), "{lanes}");
+}
+
+/// Timing of float4 / int4 kernels with vector registers and lane by lane, one thread, best
+/// of several runs (`cargo test --test run_vector_registers -- --ignored --nocapture`).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn measure_vector_registers() {
+    let source = r#"
+#define MAD_4(x, y)  x = mad(y, x, y); y = mad(x, y, x); x = mad(y, x, y); y = mad(x, y, x);
+#define MAD_16(x, y) MAD_4(x, y); MAD_4(x, y); MAD_4(x, y); MAD_4(x, y);
+#define MAD_64(x, y) MAD_16(x, y); MAD_16(x, y); MAD_16(x, y); MAD_16(x, y);
+#define IMAD_4(x, y)  x = (y * x) + y; y = (x * y) + x; x = (y * x) + y; y = (x * y) + x;
+#define IMAD_16(x, y) IMAD_4(x, y); IMAD_4(x, y); IMAD_4(x, y); IMAD_4(x, y);
+#define IMAD_64(x, y) IMAD_16(x, y); IMAD_16(x, y); IMAD_16(x, y); IMAD_16(x, y);
+kernel void compute_sp_v4(global float *ptr, float _A) {
+    float4 x = (float4)(_A, (_A + 1), (_A + 2), (_A + 3));
+    float4 y = (float4)get_local_id(0);
+    for (int i = 0; i < 32; i++) { MAD_64(x, y); }
+    ptr[get_global_id(0)] = (y.S0) + (y.S1) + (y.S2) + (y.S3);
+}
+kernel void compute_integer_v4(global int *ptr, int _A) {
+    int4 x = (int4)(_A, (_A + 1), (_A + 2), (_A + 3));
+    int4 y = (int4)get_local_id(0);
+    for (int i = 0; i < 32; i++) { IMAD_64(x, y); }
+    ptr[get_global_id(0)] = (y.S0) + (y.S1) + (y.S2) + (y.S3);
+}
+kernel void stream_v4(global float *ptr, float _A) {
+    float4 a = (float4)(_A, 1.0f, 2.0f, 3.0f), b = a + 1.0f, c = a + 2.0f, d = a + 3.0f;
+    float4 y = (float4)get_local_id(0);
+    for (int i = 0; i < 256; i++) {
+        a = mad(a, y, b); b = mad(b, y, c); c = mad(c, y, d); d = mad(d, y, a);
+    }
+    ptr[get_global_id(0)] = a.x + b.y + c.z + d.w;
+}
+kernel void istream_v4(global int *ptr, int _A) {
+    int4 a = (int4)(_A, 1, 2, 3), b = a + 1, c = a + 2, d = a + 3;
+    int4 y = (int4)get_local_id(0);
+    for (int i = 0; i < 256; i++) {
+        a = a * y + b; b = b * y + c; c = c * y + d; d = d * y + a;
+    }
+    ptr[get_global_id(0)] = a.x + b.y + c.z + d.w;
+}
+kernel void stencil_v4(global const float4 *in, global float4 *out, local float4 *tile) {
+    size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
+    tile[l] = in[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 x = tile[l], y = tile[(l + 1) % n];
+    for (int i = 0; i < 16; i++) { MAD_16(x, y); }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[l] = x + y;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = tile[(l + n - 1) % n];
+}
+"#;
+    let n = 4096;
+    let mut out = vec![0u8; n * 16];
+    let input: Vec<f32> = (0..n * 4).map(|i| (i % 97) as f32 / 97.0).collect();
+    for name in [
+        "compute_sp_v4",
+        "compute_integer_v4",
+        "stream_v4",
+        "istream_v4",
+        "stencil_v4",
+    ] {
+        let mut times = Vec::new();
+        for lanes_only in [true, false] {
+            let options = BuildOptions {
+                codegen: CodegenOptions {
+                    scalar_only: true,
+                    lanes_only,
+                    ..CodegenOptions::default()
+                },
+                ..BuildOptions::default()
+            };
+            let built = build("m.cl", source, &options).expect("builds");
+            let k = built
+                .kernels
+                .into_iter()
+                .find(|k| k.name == name)
+                .expect("the kernel");
+            let args: Vec<u64> = if name == "stencil_v4" {
+                vec![input.as_ptr() as u64, out.as_mut_ptr() as u64, 0]
+            } else {
+                vec![out.as_mut_ptr() as u64, 3]
+            };
+            let mut best = f64::INFINITY;
+            for _ in 0..15 {
+                let start = std::time::Instant::now();
+                common::run_1d(&k, n, 64, &args, 64 * 16);
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            times.push(best);
+        }
+        println!(
+            "{name}: lane by lane {:.3} ms, vector registers {:.3} ms ({:.2}x)",
+            times[0] * 1e3,
+            times[1] * 1e3,
+            times[0] / times[1]
+        );
+    }
 }

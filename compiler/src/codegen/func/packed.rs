@@ -124,7 +124,7 @@ impl Lower<'_, '_> {
                 opcode: Opcode::Extractlane,
                 arg,
                 imm,
-            } => Some((dfg.resolve_aliases(arg), imm.into())),
+            } => Some((dfg.resolve_aliases(arg), imm)),
             _ => None,
         }
     }
@@ -618,8 +618,7 @@ impl Lower<'_, '_> {
         let regs: Vec<Lanes> = args.iter().map(|a| self.registers(a, &s)).collect();
         let signed = elem.is_signed();
         let mut out = Vec::with_capacity(s.registers());
-        for r in 0..s.registers() {
-            let x = regs[0][r];
+        for (r, &x) in regs[0].iter().enumerate() {
             let arg = |i: usize| regs[i][r];
             let v = match function {
                 F::Sqrt | F::NativeSqrt | F::HalfSqrt => self.b.ins().sqrt(x),

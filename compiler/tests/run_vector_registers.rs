@@ -809,3 +809,132 @@ kernel void stencil_v4(global const float4 *in, global float4 *out, local float4
         );
     }
 }
+
+/// `convert_intN`, `convert_uintN` (each rounding mode) of float vectors and `convert_floatN`
+/// of int and uint vectors, every width, with vector registers and lane by lane, equal to
+/// Rust's `as` (which saturates and maps NaN to 0, as clift defines the out-of-range case).
+#[test]
+fn conversions_between_float_and_int_vectors_match_the_host() {
+    let floats = [
+        0.5f32,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        3e9,
+        -3e9,
+        f32::NAN,
+        f32::INFINITY,
+        -7.75,
+        16777217.0,
+        1e10,
+        -0.0,
+        2147483520.0,
+        4294967040.0,
+        0.49999997,
+    ];
+    let ints = [
+        0i32,
+        -1,
+        1,
+        i32::MIN,
+        i32::MAX,
+        16777217,
+        -16777217,
+        123456789,
+        -7,
+        0x7fff_ff80,
+        3,
+        -123456789,
+        1 << 30,
+        -(1 << 30),
+        33554435,
+        5,
+    ];
+    let modes: [(&str, fn(f32) -> f32); 4] = [
+        ("", f32::trunc),
+        ("_rte", f32::round_ties_even),
+        ("_rtp", f32::ceil),
+        ("_rtn", f32::floor),
+    ];
+    for n in WIDTHS {
+        let stride = if n == 3 { 4 } else { n };
+        let mut src = format!(
+            "kernel void k(global const float{n} *f, global const int{n} *i, \
+             global int{n} *fi, global uint{n} *fu, global float{n} *fl, global uint{n} *iu) {{\n\
+             size_t g = get_global_id(0);\n float{n} x = f[g];\n int{n} y = i[g];\n"
+        );
+        for (m, (suffix, _)) in modes.iter().enumerate() {
+            src.push_str(&format!(
+                " fi[g * 4 + {m}] = convert_int{n}{suffix}(x);\n \
+                 fu[g * 4 + {m}] = convert_uint{n}_sat{suffix}(x);\n"
+            ));
+        }
+        src.push_str(&format!(
+            " fl[g * 2] = convert_float{n}(y);\n fl[g * 2 + 1] = convert_float{n}(as_uint{n}(y));\n \
+             iu[g] = convert_uint{n}(y);\n}}\n"
+        ));
+        let items = 16usize.div_ceil(n);
+        let lane = |g: usize, l: usize| (g * n + l) % 16;
+        let f_in: Vec<f32> = (0..items * stride)
+            .map(|k| {
+                if k % stride < n {
+                    floats[lane(k / stride, k % stride)]
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let i_in: Vec<i32> = (0..items * stride)
+            .map(|k| {
+                if k % stride < n {
+                    ints[lane(k / stride, k % stride)]
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut want_fi = vec![0i32; items * 4 * stride];
+        let mut want_fu = vec![0u32; items * 4 * stride];
+        let mut want_fl = vec![0u32; items * 2 * stride];
+        let mut want_iu = vec![0u32; items * stride];
+        for g in 0..items {
+            for l in 0..n {
+                let (x, y) = (f_in[g * stride + l], i_in[g * stride + l]);
+                for (m, (_, round)) in modes.iter().enumerate() {
+                    want_fi[(g * 4 + m) * stride + l] = round(x) as i32;
+                    want_fu[(g * 4 + m) * stride + l] = round(x) as u32;
+                }
+                want_fl[g * 2 * stride + l] = (y as f32).to_bits();
+                want_fl[(g * 2 + 1) * stride + l] = (y as u32 as f32).to_bits();
+                want_iu[g * stride + l] = y as u32;
+            }
+        }
+        for lanes_only in [false, true] {
+            let k = kernel(&src, lanes_only);
+            let mut fi = vec![0i32; want_fi.len()];
+            let mut fu = vec![0u32; want_fu.len()];
+            let mut fl = vec![0f32; want_fl.len()];
+            let mut iu = vec![0u32; want_iu.len()];
+            let args = [
+                f_in.as_ptr() as u64,
+                i_in.as_ptr() as u64,
+                fi.as_mut_ptr() as u64,
+                fu.as_mut_ptr() as u64,
+                fl.as_mut_ptr() as u64,
+                iu.as_mut_ptr() as u64,
+            ];
+            common::run_1d(&k, items, 1, &args, 0);
+            let how = if lanes_only {
+                "lane by lane"
+            } else {
+                "registers"
+            };
+            assert_eq!(fi, want_fi, "convert_int{n} ({how})");
+            assert_eq!(fu, want_fu, "convert_uint{n}_sat ({how})");
+            let fl: Vec<u32> = fl.iter().map(|x| x.to_bits()).collect();
+            assert_eq!(fl, want_fl, "convert_float{n} ({how})");
+            assert_eq!(iu, want_iu, "convert_uint{n} ({how})");
+        }
+    }
+}

@@ -206,10 +206,14 @@ impl Lower<'_, '_> {
                 else_expr,
             } => {
                 let c = self.condition(cond)?;
-                let vars: Vec<Variable> = flat_types(&e.ty)
-                    .into_iter()
-                    .map(|t| self.b.declare_var(t))
-                    .collect();
+                // A vector result joins in registers ([`super::packed`]), else lane by lane.
+                let shape = self.register_shape(&e.ty);
+                let types = match &shape {
+                    Some(s) => vec![s.vt; s.registers()],
+                    None => flat_types(&e.ty),
+                };
+                let vars: Vec<Variable> =
+                    types.into_iter().map(|t| self.b.declare_var(t)).collect();
                 let (then_b, else_b, join) = (
                     self.b.create_block(),
                     self.b.create_block(),
@@ -219,13 +223,21 @@ impl Lower<'_, '_> {
                 for (block, side) in [(then_b, then_expr), (else_b, else_expr)] {
                     self.b.switch_to_block(block);
                     let v = self.expr(side)?;
+                    let v = match &shape {
+                        Some(s) => self.registers(&v, s),
+                        None => v,
+                    };
                     for (var, x) in vars.iter().zip(v) {
                         self.b.def_var(*var, x);
                     }
                     self.b.ins().jump(join, &[]);
                 }
                 self.b.switch_to_block(join);
-                Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+                let joined: Lanes = vars.into_iter().map(|v| self.b.use_var(v)).collect();
+                Ok(match &shape {
+                    Some(s) => self.components(&joined, s),
+                    None => joined,
+                })
             }
             ExprKind::Select {
                 cond,
@@ -476,6 +488,9 @@ impl Lower<'_, '_> {
                     from.element().unwrap_or(Scalar::Int),
                     to.element().unwrap_or(Scalar::Int),
                 );
+                if let Some(out) = self.packed_convert(&v, from, to, saturate, rounding) {
+                    return Ok(out);
+                }
                 let mut out = Vec::with_capacity(v.len());
                 for x in v {
                     out.push(self.convert_numeric(x, fs, ts, saturate, rounding)?);

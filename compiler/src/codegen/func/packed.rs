@@ -29,7 +29,7 @@ use cranelift_codegen::ir::{
 
 use super::{Lanes, Lower};
 use crate::codegen::ops::clif_type;
-use crate::frontend::tir::BinaryOp;
+use crate::frontend::tir::{BinaryOp, Rounding};
 use crate::frontend::types::{Scalar, Type};
 
 /// Whether `CLIFT_VECTOR_REGISTERS` leaves vector registers on (anything but `0`).
@@ -675,6 +675,58 @@ impl Lower<'_, '_> {
             out.push(v);
         }
         Some(self.components(&out, &s))
+    }
+
+    /// `convert_T` between 32-bit float and integer vectors in registers, as
+    /// `Lower::convert_numeric` does each lane: float to integer rounds with the mode, then
+    /// truncates and saturates (NaN gives 0); integer to float rounds to nearest even (the
+    /// other modes call the library lane by lane); between 32-bit integers of either
+    /// signedness the bits stay (saturating between them stays lane by lane).
+    pub(in crate::codegen) fn packed_convert(
+        &mut self,
+        v: &[Value],
+        from: &Type,
+        to: &Type,
+        saturate: bool,
+        rounding: Rounding,
+    ) -> Option<Lanes> {
+        let (fs, ts) = (self.register_shape(from)?, self.register_shape(to)?);
+        let (fe, te) = (from.element()?, to.element()?);
+        if fs.lane.bits() != 32 || ts.lane.bits() != 32 || fs.n != ts.n {
+            return None;
+        }
+        let regs = self.in_registers(v, &fs)?;
+        let out: Lanes = match (fe.is_float(), te.is_float()) {
+            (true, false) => regs
+                .into_iter()
+                .map(|x| {
+                    let r = match rounding {
+                        Rounding::Default | Rounding::Rtz => x,
+                        Rounding::Rte => self.b.ins().nearest(x),
+                        Rounding::Rtp => self.b.ins().ceil(x),
+                        Rounding::Rtn => self.b.ins().floor(x),
+                    };
+                    if te.is_signed() {
+                        self.b.ins().fcvt_to_sint_sat(ts.vt, r)
+                    } else {
+                        self.b.ins().fcvt_to_uint_sat(ts.vt, r)
+                    }
+                })
+                .collect(),
+            (false, true) if matches!(rounding, Rounding::Default | Rounding::Rte) => regs
+                .into_iter()
+                .map(|x| {
+                    if fe.is_signed() {
+                        self.b.ins().fcvt_from_sint(ts.vt, x)
+                    } else {
+                        self.b.ins().fcvt_from_uint(ts.vt, x)
+                    }
+                })
+                .collect(),
+            (false, false) if !saturate || fe == te => regs,
+            _ => return None,
+        };
+        Some(self.components(&out, &ts))
     }
 
     /// `y` in the lanes where `x cc y`, else `x` (float min / max / clamp).

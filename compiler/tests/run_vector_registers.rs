@@ -851,7 +851,8 @@ fn conversions_between_float_and_int_vectors_match_the_host() {
         33554435,
         5,
     ];
-    let modes: [(&str, fn(f32) -> f32); 4] = [
+    type Mode = (&'static str, fn(f32) -> f32);
+    let modes: [Mode; 4] = [
         ("", f32::trunc),
         ("_rte", f32::round_ties_even),
         ("_rtp", f32::ceil),

@@ -939,3 +939,43 @@ fn conversions_between_float_and_int_vectors_match_the_host() {
         }
     }
 }
+
+/// Build time of the corpus's vector-heavy programs with vector registers and lane by lane
+/// (`-- --ignored --nocapture`).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn measure_build_time() {
+    for file in common::cl_files("corpus") {
+        let source = std::fs::read_to_string(&file).expect("a corpus file");
+        if !source.contains("float4") && !source.contains("int4") {
+            continue;
+        }
+        let mut times = Vec::new();
+        for lanes_only in [true, false] {
+            let options = BuildOptions {
+                codegen: CodegenOptions {
+                    lanes_only,
+                    ..CodegenOptions::default()
+                },
+                sema: sema::Options {
+                    fp64_supported: true,
+                    ..sema::Options::default()
+                },
+                ..BuildOptions::default()
+            };
+            let mut best = f64::INFINITY;
+            for _ in 0..5 {
+                let start = std::time::Instant::now();
+                let _ = build("c.cl", &source, &options);
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            times.push(best);
+        }
+        println!(
+            "{}: lane by lane {:.2} ms, vector registers {:.2} ms",
+            file.file_name().unwrap_or_default().to_string_lossy(),
+            times[0] * 1e3,
+            times[1] * 1e3
+        );
+    }
+}

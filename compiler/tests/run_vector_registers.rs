@@ -332,6 +332,15 @@ const INT_OPS: &[Op] = &[
         host: |e, x, y, _| (x << (y & u64::from(e.bits - 1))) & e.mask(),
     },
     Op {
+        // A constant count beyond the width of char and short: masked too.
+        text: "x >> 19",
+        host: |e, x, _, _| (e.signed_value(x) >> (19 & (e.bits - 1))) as u64 & e.mask(),
+    },
+    Op {
+        text: "x << 3",
+        host: |e, x, _, _| (x << 3) & e.mask(),
+    },
+    Op {
         text: "x / y",
         host: |e, x, y, _| {
             let (a, b) = (e.signed_value(x), e.signed_value(y));

@@ -399,8 +399,12 @@ impl Lower<'_, '_> {
             _ => {}
         }
         if matches!(op, Shl | Shr) {
-            // One count for every lane: Cranelift shifts a vector by a scalar.
-            if !r.iter().all(|&x| x == r[0]) || self.in_registers(l, &s).is_none() {
+            // One count for every lane (one value, or equal constants: `x << 2`): Cranelift
+            // shifts a vector by a scalar.
+            let first = self.constant_bits(r[0]);
+            let uniform = r.iter().all(|&x| x == r[0])
+                || (first.is_some() && r.iter().all(|&x| self.constant_bits(x) == first));
+            if !uniform || self.in_registers(l, &s).is_none() {
                 return None;
             }
             // "the shift count is taken modulo the bit width of the left operand" (6.3.j).

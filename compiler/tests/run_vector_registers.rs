@@ -988,3 +988,52 @@ fn measure_build_time() {
         );
     }
 }
+
+/// A component write to a vector in memory stores that component only: no read of the
+/// vector and no write of its other components (which another work-item may be writing).
+#[test]
+fn a_component_write_to_memory_stores_only_that_component() {
+    let source = "kernel void k(global float4 *p, float v) {
+        p[get_global_id(0) / 4].y = v;
+    }";
+    for lanes_only in [false, true] {
+        let options = BuildOptions {
+            codegen: CodegenOptions {
+                scalar_only: true,
+                lanes_only,
+                ..CodegenOptions::default()
+            },
+            ..BuildOptions::default()
+        };
+        let stages = stages::dump_each(source, &options).expect("builds");
+        let clif = &stages
+            .iter()
+            .find(|(name, _)| name == "clif")
+            .expect("a clif stage")
+            .1;
+        let item = clif
+            .split("; work-group function")
+            .next()
+            .expect("the function");
+        let count = |what: &str| item.lines().filter(|l| l.contains(what)).count();
+        // The one float read is the argument `v`.
+        assert_eq!(count("= load.f32"), 1, "{item}");
+        assert_eq!(count("= load.f32x4"), 0, "{item}");
+        let stores: Vec<&str> = item
+            .lines()
+            .filter(|l| l.trim_start().starts_with("store"))
+            .collect();
+        assert_eq!(stores.len(), 1, "{item}");
+        assert!(stores[0].ends_with("+4"), "{item}");
+    }
+    let k = kernel(source, false);
+    let mut p = vec![7.0f32; 8];
+    common::run_1d(
+        &k,
+        8,
+        8,
+        &[p.as_mut_ptr() as u64, u64::from(2.5f32.to_bits())],
+        0,
+    );
+    assert_eq!(p, [7.0, 2.5, 7.0, 7.0, 7.0, 2.5, 7.0, 7.0]);
+}

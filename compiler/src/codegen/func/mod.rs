@@ -168,6 +168,8 @@ pub(super) struct Lower<'a, 'b> {
     pub mad_enable: bool,
     /// Explicit vector types in vector registers ([`packed`]).
     pub vector_registers: bool,
+    /// The vector variables that stay lane by lane ([`packed::component_written`]).
+    component_written: HashSet<LocalId>,
     /// In a kernel's row loop: the local id of dimension 0.
     pub local_x: Option<Variable>,
     /// In a kernel's row loop: where `return` goes (the next work-item).
@@ -207,6 +209,7 @@ impl<'a, 'b> Lower<'a, 'b> {
             func_refs: HashMap::new(),
             mad_enable: options.mad_enable,
             vector_registers: !options.lanes_only && packed::enabled_by_environment(),
+            component_written: HashSet::new(),
             local_x: None,
             return_target: None,
             global_x: None,
@@ -266,6 +269,11 @@ impl Lower<'_, '_> {
         frames: Option<&FrameLayout>,
     ) {
         let (local_memory, _) = local_offsets(self.func);
+        if self.vector_registers
+            && let Some(body) = self.func.body.as_ref()
+        {
+            self.component_written = packed::component_written(body);
+        }
         for (i, local) in self.func.locals.iter().enumerate() {
             let id = LocalId(i as u32);
             let storage = if local.ty.space == AddressSpace::Local && (i as u32) >= self.func.params
@@ -279,10 +287,9 @@ impl Lower<'_, '_> {
                 } else {
                     Storage::Frame(*offset)
                 }
-            } else if let (Some(s), false) = (
-                self.register_shape(&local.ty.ty),
-                taken.is_some_and(|t| t.contains(&id)),
-            ) {
+            } else if let (Some(s), false) =
+                (self.local_shape(id), taken.is_some_and(|t| t.contains(&id)))
+            {
                 self.packed_storage(s)
             } else if let (Some((t, n)), false) = (
                 lane_types(&local.ty.ty),
@@ -681,6 +688,23 @@ impl Lower<'_, '_> {
                     );
                 }
             },
+            // A component write to memory writes that component's bytes only (the vector's
+            // other components may be another work-item's to write).
+            PlaceRef::Lanes(base, lanes, s, n)
+                if matches!(**base, PlaceRef::Mem(_)) && *s != Scalar::Half =>
+            {
+                let PlaceRef::Mem(addr) = **base else {
+                    unreachable!("matched above")
+                };
+                let size = s.size() as i32;
+                for (&l, v) in lanes.iter().zip(value) {
+                    if l < *n {
+                        self.b
+                            .ins()
+                            .store(MemFlagsData::new(), v, addr, i32::from(l) * size);
+                    }
+                }
+            }
             PlaceRef::Lanes(base, lanes, s, n) => {
                 let vector_ty = Type::Vector(*s, *n);
                 let mut whole = self.load(base, &vector_ty)?;

@@ -19,6 +19,7 @@
 //! Cranelift lacks as vectors (8-bit multiplication, shifts by per-lane counts).
 //! `CodegenOptions::lanes_only` / `CLIFT_VECTOR_REGISTERS=0` turns all of this off.
 
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -29,7 +30,7 @@ use cranelift_codegen::ir::{
 
 use super::{Lanes, Lower};
 use crate::codegen::ops::clif_type;
-use crate::frontend::tir::{BinaryOp, Rounding};
+use crate::frontend::tir::{self, BinaryOp, ExprKind, LocalId, PlaceKind, Rounding};
 use crate::frontend::types::{Scalar, Type};
 
 /// Whether `CLIFT_VECTOR_REGISTERS` leaves vector registers on (anything but `0`).
@@ -91,6 +92,22 @@ pub(in crate::codegen) fn shape(ty: &Type) -> Option<Shape> {
     })
 }
 
+/// The vector variables of `body` written a component at a time (`v.x = ...`, `v.s01 += ...`,
+/// `v.y++`): they stay lane by lane, where such a write is one instruction, not an extract
+/// and an insert.
+pub(in crate::codegen) fn component_written(body: &[tir::Stmt]) -> HashSet<LocalId> {
+    let mut set = HashSet::new();
+    tir::visit::for_each_expr(body, &mut |e| {
+        if let ExprKind::Assign { place, .. } | ExprKind::IncDec { place, .. } = &e.kind
+            && let PlaceKind::Lanes { vector, .. } = &place.kind
+            && let PlaceKind::Local(id) = vector.kind
+        {
+            set.insert(id);
+        }
+    });
+    set
+}
+
 /// Flags of a vector `bitcast` (lane counts may differ: the byte order is then needed).
 fn little() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
@@ -104,6 +121,15 @@ impl Lower<'_, '_> {
         } else {
             None
         }
+    }
+
+    /// The register shape of local `id` when it is to live in registers: a vector of a
+    /// register shape, never written a component at a time ([`component_written`]).
+    pub(in crate::codegen) fn local_shape(&self, id: LocalId) -> Option<Shape> {
+        if self.component_written.contains(&id) {
+            return None;
+        }
+        self.register_shape(&self.func.local(id).ty.ty)
     }
 
     /// Register-typed SSA variables for a vector variable of shape `s`.

@@ -250,7 +250,7 @@ impl Lower<'_, '_> {
             ) else {
                 continue;
             };
-            let vars = match self.register_shape(&self.func.local(id).ty.ty) {
+            let vars = match self.local_shape(id) {
                 Some(s) => self.packed_storage(s),
                 None => Storage::Vars((0..n).map(|_| self.b.declare_var(t)).collect()),
             };

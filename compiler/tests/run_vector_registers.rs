@@ -289,6 +289,13 @@ const FLOAT_OPS: &[Op] = &[
         host: |e, x, y, _| select(e, e.lt(x, y), y, x),
     },
     Op {
+        text: "bitselect(x, y, x * y)",
+        host: |e, x, y, _| {
+            let c = float_op(e, x, y, '*');
+            (y & c) | (x & !c & e.mask())
+        },
+    },
+    Op {
         text: "x > y ? x : y",
         host: |e, x, y, _| select(e, e.lt(y, x), x, y),
     },
@@ -377,6 +384,13 @@ const INT_OPS: &[Op] = &[
         host: |e, x, y, _| select(e, e.lt(x, y), y, x),
     },
     Op {
+        text: "bitselect(x, y, x * y)",
+        host: |e, x, y, _| {
+            let c = int_op(e, x, y, '*');
+            (y & c) | (x & !c & e.mask())
+        },
+    },
+    Op {
         text: "x > y ? x : y",
         host: |e, x, y, _| select(e, e.lt(y, x), x, y),
     },
@@ -395,6 +409,26 @@ const COMPARISONS: &[Comparison] = &[
     ("x && y", |e, x, y| !e.is_zero(x) && !e.is_zero(y)),
     ("x || y", |e, x, y| !e.is_zero(x) || !e.is_zero(y)),
 ];
+
+/// The relational builtins of float vectors (the same masks).
+const FLOAT_COMPARISONS: &[Comparison] = &[
+    ("isless(x, y)", |e, x, y| e.lt(x, y)),
+    ("isgreaterequal(x, y)", |e, x, y| e.lt(y, x) || e.eq(x, y)),
+    ("isnotequal(x, y)", |e, x, y| !e.eq(x, y)),
+    ("islessgreater(x, y)", |e, x, y| e.lt(x, y) || e.lt(y, x)),
+    ("isunordered(x, y)", |e, x, y| {
+        e.f(x).is_nan() || e.f(y).is_nan()
+    }),
+];
+
+/// The comparisons of `e`'s test kernel.
+fn comparisons(e: Elem) -> Vec<Comparison> {
+    let mut all = COMPARISONS.to_vec();
+    if e.float {
+        all.extend_from_slice(FLOAT_COMPARISONS);
+    }
+    all
+}
 
 fn ops(e: Elem) -> &'static [Op] {
     if e.float { FLOAT_OPS } else { INT_OPS }
@@ -422,8 +456,8 @@ fn source(e: Elem, n: usize) -> String {
         let count = ops(e).len();
         s.push_str(&format!("  out[i * {count} + {k}] = {};\n", op.text));
     }
-    for (k, (text, _)) in COMPARISONS.iter().enumerate() {
-        let count = COMPARISONS.len();
+    for (k, (text, _)) in comparisons(e).iter().enumerate() {
+        let count = comparisons(e).len();
         s.push_str(&format!("  cmp[i * {count} + {k}] = {text};\n"));
     }
     // rest[i * 4 + 0]: a loop-carried value; + 1: vload + y by vstore; + 2: a component
@@ -540,7 +574,7 @@ fn run(e: Elem, n: usize, lanes_only: bool) -> [Vec<u64>; 3] {
     let src = source(e, n);
     let k = kernel(&src, lanes_only);
     let stride = if n == 3 { 4 } else { n };
-    let (nops, ncmp) = (ops(e).len(), COMPARISONS.len());
+    let (nops, ncmp) = (ops(e).len(), comparisons(e).len());
     let vector = |v: usize| -> Vec<u8> {
         let mut lanes = Vec::new();
         for item in 0..ITEMS {
@@ -583,7 +617,7 @@ fn expected(e: Elem, n: usize) -> [Vec<u64>; 3] {
                 (0..n).map(|l| (op.host)(e, x[l], y[l], y[1])).collect(),
             );
         }
-        for (_, f) in COMPARISONS {
+        for (_, f) in comparisons(e) {
             pad(
                 &mut cmp,
                 (0..n)
@@ -605,7 +639,7 @@ fn check(e: Elem, n: usize, got: &[Vec<u64>; 3], want: &[Vec<u64>; 3], how: &str
     let stride = if n == 3 { 4 } else { n };
     let names: [Vec<&str>; 3] = [
         ops(e).iter().map(|o| o.text).collect(),
-        COMPARISONS.iter().map(|c| c.0).collect(),
+        comparisons(e).iter().map(|c| c.0).collect(),
         vec!["loop", "vload + vstore", "component write", "swizzle"],
     ];
     for (which, (g, w)) in got.iter().zip(want).enumerate() {

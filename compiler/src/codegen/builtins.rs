@@ -105,6 +105,9 @@ impl Lower<'_, '_> {
                     .collect();
             }
             F::Bitselect => {
+                if let Some(r) = self.packed_bitselect(&values[0], &values[1], &values[2], ret) {
+                    return Ok(r);
+                }
                 return Ok((0..values[0].len())
                     .map(|l| self.bitselect(values[0][l], values[1][l], values[2][l]))
                     .collect());
@@ -263,6 +266,11 @@ impl Lower<'_, '_> {
         );
         if cc.is_none() && !unary {
             return Ok(None);
+        }
+        if let Some(cc) = cc
+            && let Some(r) = self.packed_compare(cc, &values[0], &values[1], elem, ret)
+        {
+            return Ok(Some(r));
         }
         let (rt, _) =
             lane_types(ret).ok_or_else(|| super::CodegenError("relational result".into()))?;

@@ -591,6 +591,62 @@ impl Lower<'_, '_> {
         Some(self.components(&out, &s))
     }
 
+    /// `bitselect(a, b, c)` in registers: each bit of `b` where `c`'s is set, else of `a`.
+    pub(in crate::codegen) fn packed_bitselect(
+        &mut self,
+        a: &[Value],
+        b: &[Value],
+        c: &[Value],
+        ty: &Type,
+    ) -> Option<Lanes> {
+        let s = self.register_shape(ty)?;
+        if !self.worth(&[a, b, c], &s) {
+            return None;
+        }
+        let (ar, br, cr) = (
+            self.registers(a, &s),
+            self.registers(b, &s),
+            self.registers(c, &s),
+        );
+        let out: Lanes = (0..ar.len())
+            .map(|r| self.b.ins().bitselect(cr[r], br[r], ar[r]))
+            .collect();
+        Some(self.components(&out, &s))
+    }
+
+    /// `isequal`, `isless`, ... of float vectors in registers (-1 / 0 lanes, as the lane
+    /// code's `fcmp` masks).
+    pub(in crate::codegen) fn packed_compare(
+        &mut self,
+        cc: FloatCC,
+        x: &[Value],
+        y: &[Value],
+        elem: Scalar,
+        ret: &Type,
+    ) -> Option<Lanes> {
+        let Type::Vector(_, n) = ret else {
+            return None;
+        };
+        // x64 Cranelift has no vector `one` (islessgreater): that one stays per lane.
+        if cc == FloatCC::OrderedNotEqual {
+            return None;
+        }
+        let (s, rs) = (
+            self.register_shape(&Type::Vector(elem, *n))?,
+            self.register_shape(ret)?,
+        );
+        if s.per != rs.per || !self.worth(&[x, y], &s) {
+            return None;
+        }
+        let (a, b) = (self.registers(x, &s), self.registers(y, &s));
+        let out: Lanes = a
+            .into_iter()
+            .zip(b)
+            .map(|(a, b)| self.b.ins().fcmp(cc, a, b))
+            .collect();
+        Some(self.components(&out, &rs))
+    }
+
     /// The math builtins with vector instructions (`sqrt`, `fabs`, `fma`, `mad`, `min`,
     /// `max`, `clamp`, `floor`, `ceil`, `trunc`, `rint`, `mix`, and the integer `min`, `max`,
     /// `clamp`, `mul24`, `mad24`) on arguments in registers; a scalar argument (`min(v, s)`)

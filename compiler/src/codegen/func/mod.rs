@@ -20,6 +20,7 @@ use crate::passes::barriers::FrameLayout;
 
 mod expr;
 mod packed;
+mod packed_ops;
 mod resumable;
 mod rows;
 mod stmt;

@@ -115,6 +115,8 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             mad_enable: options.mad_enable,
             // CLIFT_VECTORIZE=0 (read by the compiler) turns vectorization off.
             scalar_only: false,
+            // CLIFT_VECTOR_REGISTERS=0 keeps vector types lane by lane.
+            lanes_only: false,
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,

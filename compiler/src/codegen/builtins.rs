@@ -84,7 +84,14 @@ impl Lower<'_, '_> {
             | F::GetImageDim
             | F::GetImageArraySize => return Ok(self.image_query(function, &values, args)),
             F::Printf => return self.printf(&values, args),
-            F::Select => return Ok(self.select(&values, &arg_ty(2))),
+            F::Select => {
+                if let Some(r) =
+                    self.packed_select(&values[2], &values[1], &values[0], &arg_ty(2), ret)
+                {
+                    return Ok(r);
+                }
+                return Ok(self.select(&values, &arg_ty(2)));
+            }
             F::Bitselect if elem == Scalar::Half => {
                 // On the half's 16 bits, not on the float that holds it.
                 return (0..values[0].len())
@@ -98,6 +105,9 @@ impl Lower<'_, '_> {
                     .collect();
             }
             F::Bitselect => {
+                if let Some(r) = self.packed_bitselect(&values[0], &values[1], &values[2], ret) {
+                    return Ok(r);
+                }
                 return Ok((0..values[0].len())
                     .map(|l| self.bitselect(values[0][l], values[1][l], values[2][l]))
                     .collect());
@@ -257,6 +267,11 @@ impl Lower<'_, '_> {
         if cc.is_none() && !unary {
             return Ok(None);
         }
+        if let Some(cc) = cc
+            && let Some(r) = self.packed_compare(cc, &values[0], &values[1], elem, ret)
+        {
+            return Ok(Some(r));
+        }
         let (rt, _) =
             lane_types(ret).ok_or_else(|| super::CodegenError("relational result".into()))?;
         let vector = ret.is_vector();
@@ -376,6 +391,9 @@ impl Lower<'_, '_> {
                 values[i][l]
             }
         };
+        if let Some(r) = self.packed_builtin(id.function(), values, ret, elem) {
+            return Ok(r);
+        }
         let mut out = Vec::with_capacity(lanes);
         let (function, name) = (id.function(), id.name());
         #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
@@ -559,6 +577,9 @@ impl Lower<'_, '_> {
         ret: &Type,
         elem: Scalar,
     ) -> Result<Lanes> {
+        if let Some(r) = self.packed_builtin(id.function(), values, ret, elem) {
+            return Ok(r);
+        }
         let lanes = values[0].len();
         let signed = elem.is_signed();
         let scalar_arg = |i: usize, l: usize| -> Value {
@@ -739,6 +760,9 @@ impl Lower<'_, '_> {
                     })
                     .collect();
             }
+            if let Some(s) = self.register_shape(ret) {
+                return Ok(self.load_registers(base, &s, flags));
+            }
             let t = clif_type(elem);
             return Ok((0..lanes)
                 .map(|l| self.b.ins().load(t, flags, base, l as i32 * size))
@@ -751,6 +775,10 @@ impl Lower<'_, '_> {
             Rounding::Default | Rounding::Rte => "_rte",
         };
         let from = args[0].ty.element().unwrap_or(Scalar::Float);
+        if let (false, Some(s)) = (half, self.register_shape(&args[0].ty)) {
+            self.store_registers(base, &values[0], &s, flags);
+            return Ok(Vec::new());
+        }
         for (l, &v) in values[0].iter().enumerate().take(lanes) {
             if half {
                 let symbol = match from_f32 {

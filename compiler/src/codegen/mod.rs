@@ -117,6 +117,9 @@ pub struct CodegenOptions {
     /// Run every work-item loop one item at a time, as `CLIFT_VECTORIZE=0` does (tests
     /// compare the two).
     pub scalar_only: bool,
+    /// Keep explicit vector types (`float4`) lane by lane in the scalar code path instead of
+    /// in vector registers, as `CLIFT_VECTOR_REGISTERS=0` does (tests compare the two).
+    pub lanes_only: bool,
 }
 
 /// Symbols the generated code may call: the builtins library.

@@ -114,6 +114,11 @@ impl Lower<'_, '_> {
             ExprKind::Unary { op, operand } => {
                 let v = self.expr(operand)?;
                 let s = operand.ty.element();
+                if let (UnaryOp::Neg | UnaryOp::BitNot, Some(r)) =
+                    (op, self.packed_unary(*op == UnaryOp::Neg, &v, &operand.ty))
+                {
+                    return Ok(r);
+                }
                 Ok(match op {
                     UnaryOp::Neg => v
                         .into_iter()
@@ -201,10 +206,14 @@ impl Lower<'_, '_> {
                 else_expr,
             } => {
                 let c = self.condition(cond)?;
-                let vars: Vec<Variable> = flat_types(&e.ty)
-                    .into_iter()
-                    .map(|t| self.b.declare_var(t))
-                    .collect();
+                // A vector result joins in registers ([`super::packed`]), else lane by lane.
+                let shape = self.register_shape(&e.ty);
+                let types = match &shape {
+                    Some(s) => vec![s.vt; s.registers()],
+                    None => flat_types(&e.ty),
+                };
+                let vars: Vec<Variable> =
+                    types.into_iter().map(|t| self.b.declare_var(t)).collect();
                 let (then_b, else_b, join) = (
                     self.b.create_block(),
                     self.b.create_block(),
@@ -214,13 +223,21 @@ impl Lower<'_, '_> {
                 for (block, side) in [(then_b, then_expr), (else_b, else_expr)] {
                     self.b.switch_to_block(block);
                     let v = self.expr(side)?;
+                    let v = match &shape {
+                        Some(s) => self.registers(&v, s),
+                        None => v,
+                    };
                     for (var, x) in vars.iter().zip(v) {
                         self.b.def_var(*var, x);
                     }
                     self.b.ins().jump(join, &[]);
                 }
                 self.b.switch_to_block(join);
-                Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+                let joined: Lanes = vars.into_iter().map(|v| self.b.use_var(v)).collect();
+                Ok(match &shape {
+                    Some(s) => self.components(&joined, s),
+                    None => joined,
+                })
             }
             ExprKind::Select {
                 cond,
@@ -229,6 +246,9 @@ impl Lower<'_, '_> {
             } => {
                 let c = self.expr(cond)?;
                 let (a, b) = (self.expr(then_expr)?, self.expr(else_expr)?);
+                if let Some(r) = self.packed_select(&c, &a, &b, &cond.ty, &e.ty) {
+                    return Ok(r);
+                }
                 // Lane-wise on the most significant bit of each lane of the condition.
                 Ok(c.into_iter()
                     .zip(a.into_iter().zip(b))
@@ -350,6 +370,9 @@ impl Lower<'_, '_> {
         } else {
             s
         };
+        if let Some(lanes) = self.packed_binary(op, &l, &r, operand_ty, result_ty) {
+            return Ok(lanes);
+        }
         let (rt, _) = lane_types(result_ty).ok_or_else(|| CodegenError("binary result".into()))?;
         let vector = result_ty.is_vector();
         let lanes: Lanes = l
@@ -465,6 +488,9 @@ impl Lower<'_, '_> {
                     from.element().unwrap_or(Scalar::Int),
                     to.element().unwrap_or(Scalar::Int),
                 );
+                if let Some(out) = self.packed_convert(&v, from, to, saturate, rounding) {
+                    return Ok(out);
+                }
                 let mut out = Vec::with_capacity(v.len());
                 for x in v {
                     out.push(self.convert_numeric(x, fs, ts, saturate, rounding)?);

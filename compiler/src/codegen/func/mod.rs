@@ -19,10 +19,13 @@ use crate::passes::analysis::address_taken;
 use crate::passes::barriers::FrameLayout;
 
 mod expr;
+mod packed;
+mod packed_ops;
 mod resumable;
 mod rows;
 mod stmt;
 
+pub(in crate::codegen) use packed::Shape;
 pub(super) use resumable::{define_resumable_kernel, splits_at_barriers};
 pub(super) use rows::{constant_dimension, reads_local_id_from_memory};
 use stmt::SwitchExit;
@@ -48,6 +51,8 @@ const STACK_ALIGN: u32 = 16;
 pub(in crate::codegen) enum Storage {
     /// In SSA variables, one per lane.
     Vars(Vec<Variable>),
+    /// A vector in SSA variables of 128-bit register type ([`packed`]).
+    Packed(Vec<Variable>, Shape),
     /// In a stack slot of the work-item function, at its first address that is a multiple of
     /// the alignment (Cranelift aligns slots to at most 16 bytes of the stack pointer; an
     /// `int16` needs 64, a `double16` 128: such slots are larger by the difference).
@@ -162,6 +167,10 @@ pub(super) struct Lower<'a, 'b> {
     continues: Vec<Block>,
     func_refs: HashMap<cranelift_module::FuncId, ir::FuncRef>,
     pub mad_enable: bool,
+    /// Explicit vector types in vector registers ([`packed`]).
+    pub vector_registers: bool,
+    /// The vector variables that stay lane by lane ([`packed::component_written`]).
+    component_written: HashSet<LocalId>,
     /// In a kernel's row loop: the local id of dimension 0.
     pub local_x: Option<Variable>,
     /// In a kernel's row loop: where `return` goes (the next work-item).
@@ -200,6 +209,8 @@ impl<'a, 'b> Lower<'a, 'b> {
             continues: Vec::new(),
             func_refs: HashMap::new(),
             mad_enable: options.mad_enable,
+            vector_registers: !options.lanes_only && packed::enabled_by_environment(),
+            component_written: HashSet::new(),
             local_x: None,
             return_target: None,
             global_x: None,
@@ -259,6 +270,11 @@ impl Lower<'_, '_> {
         frames: Option<&FrameLayout>,
     ) {
         let (local_memory, _) = local_offsets(self.func);
+        if self.vector_registers
+            && let Some(body) = self.func.body.as_ref()
+        {
+            self.component_written = packed::component_written(body);
+        }
         for (i, local) in self.func.locals.iter().enumerate() {
             let id = LocalId(i as u32);
             let storage = if local.ty.space == AddressSpace::Local && (i as u32) >= self.func.params
@@ -272,6 +288,10 @@ impl Lower<'_, '_> {
                 } else {
                     Storage::Frame(*offset)
                 }
+            } else if let (Some(s), false) =
+                (self.local_shape(id), taken.is_some_and(|t| t.contains(&id)))
+            {
+                self.packed_storage(s)
             } else if let (Some((t, n)), false) = (
                 lane_types(&local.ty.ty),
                 taken.is_some_and(|t| t.contains(&id)),
@@ -454,7 +474,7 @@ impl Lower<'_, '_> {
 
     fn local_ref(&mut self, id: LocalId) -> PlaceRef {
         match &self.storage[id.0 as usize] {
-            Storage::Vars(_) => PlaceRef::Var(id),
+            Storage::Vars(_) | Storage::Packed(..) => PlaceRef::Var(id),
             Storage::Stack(slot, align) => {
                 let (slot, align) = (*slot, *align);
                 let addr = self.b.ins().stack_addr(types::I64, slot, 0);
@@ -574,19 +594,25 @@ impl Lower<'_, '_> {
     /// Reads a place of type `ty`: its lanes, or (for structs and arrays) its address.
     pub(in crate::codegen) fn load(&mut self, p: &PlaceRef, ty: &Type) -> Result<Lanes> {
         match p {
-            PlaceRef::Var(id) => {
-                let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
-                    return unsupported("variable storage");
-                };
-                let vars = vars.clone();
-                Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
-            }
+            PlaceRef::Var(id) => match &self.storage[id.0 as usize] {
+                Storage::Vars(vars) => {
+                    let vars = vars.clone();
+                    Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+                }
+                Storage::Packed(vars, s) => {
+                    let (vars, s) = (vars.clone(), *s);
+                    let regs: Lanes = vars.into_iter().map(|v| self.b.use_var(v)).collect();
+                    Ok(self.components(&regs, &s))
+                }
+                _ => unsupported("variable storage"),
+            },
             PlaceRef::Mem(addr) if ty.element() == Some(Scalar::Half) => (0..ty.lanes().max(1)
                 as i32)
                 .map(|l| self.load_half(*addr, 2 * l))
                 .collect(),
-            PlaceRef::Mem(addr) => match lane_types(ty) {
-                Some((t, n)) => {
+            PlaceRef::Mem(addr) => match (lane_types(ty), self.register_shape(ty)) {
+                (_, Some(s)) => Ok(self.load_registers(*addr, &s, MemFlagsData::new())),
+                (Some((t, n)), None) => {
                     let size = t.bytes() as i32;
                     Ok((0..n)
                         .map(|l| {
@@ -596,7 +622,7 @@ impl Lower<'_, '_> {
                         })
                         .collect())
                 }
-                None => Ok(vec![*addr]),
+                (None, None) => Ok(vec![*addr]),
             },
             PlaceRef::Lanes(base, lanes, s, n) => {
                 let whole = self.load(base, &Type::Vector(*s, *n))?;
@@ -615,14 +641,21 @@ impl Lower<'_, '_> {
         value: Lanes,
     ) -> Result<()> {
         match p {
-            PlaceRef::Var(id) => {
-                let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
-                    return unsupported("variable storage");
-                };
-                for (var, v) in vars.clone().into_iter().zip(value) {
-                    self.b.def_var(var, v);
+            PlaceRef::Var(id) => match &self.storage[id.0 as usize] {
+                Storage::Vars(vars) => {
+                    for (var, v) in vars.clone().into_iter().zip(value) {
+                        self.b.def_var(var, v);
+                    }
                 }
-            }
+                Storage::Packed(vars, s) => {
+                    let (vars, s) = (vars.clone(), *s);
+                    let regs = self.registers(&value, &s);
+                    for (var, v) in vars.into_iter().zip(regs) {
+                        self.b.def_var(var, v);
+                    }
+                }
+                _ => return unsupported("variable storage"),
+            },
             PlaceRef::Mem(addr) if ty.element() == Some(Scalar::Half) => {
                 for (l, v) in value.into_iter().enumerate() {
                     let bits = self.half_bits(v)?;
@@ -631,8 +664,9 @@ impl Lower<'_, '_> {
                         .store(MemFlagsData::new(), bits, *addr, 2 * l as i32);
                 }
             }
-            PlaceRef::Mem(addr) => match lane_types(ty) {
-                Some((t, _)) => {
+            PlaceRef::Mem(addr) => match (lane_types(ty), self.register_shape(ty)) {
+                (_, Some(s)) => self.store_registers(*addr, &value, &s, MemFlagsData::new()),
+                (Some((t, _)), None) => {
                     let size = t.bytes() as i32;
                     for (l, v) in value.into_iter().enumerate() {
                         self.b
@@ -640,7 +674,7 @@ impl Lower<'_, '_> {
                             .store(MemFlagsData::new(), v, *addr, l as i32 * size);
                     }
                 }
-                None => {
+                (None, None) => {
                     // Structs and arrays: copy the bytes from the value's address.
                     let config = self.state.isa.frontend_config();
                     self.b.emit_small_memory_copy(
@@ -655,6 +689,23 @@ impl Lower<'_, '_> {
                     );
                 }
             },
+            // A component write to memory writes that component's bytes only (the vector's
+            // other components may be another work-item's to write).
+            PlaceRef::Lanes(base, lanes, s, n)
+                if matches!(**base, PlaceRef::Mem(_)) && *s != Scalar::Half =>
+            {
+                let PlaceRef::Mem(addr) = **base else {
+                    unreachable!("matched above")
+                };
+                let size = s.size() as i32;
+                for (&l, v) in lanes.iter().zip(value) {
+                    if l < *n {
+                        self.b
+                            .ins()
+                            .store(MemFlagsData::new(), v, addr, i32::from(l) * size);
+                    }
+                }
+            }
             PlaceRef::Lanes(base, lanes, s, n) => {
                 let vector_ty = Type::Vector(*s, *n);
                 let mut whole = self.load(base, &vector_ty)?;

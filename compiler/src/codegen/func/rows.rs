@@ -250,8 +250,11 @@ impl Lower<'_, '_> {
             ) else {
                 continue;
             };
-            let vars = (0..n).map(|_| self.b.declare_var(t)).collect();
-            let home = std::mem::replace(&mut self.storage[id.0 as usize], Storage::Vars(vars));
+            let vars = match self.local_shape(id) {
+                Some(s) => self.packed_storage(s),
+                None => Storage::Vars((0..n).map(|_| self.b.declare_var(t)).collect()),
+            };
+            let home = std::mem::replace(&mut self.storage[id.0 as usize], vars);
             let ty = self.func.local(id).ty.ty.clone();
             let addr = self.home_address(&home, offset);
             let value = self.load(&PlaceRef::Mem(addr), &ty)?;

@@ -183,14 +183,19 @@ impl<'a> Bench<'a> {
         unsafe { entry!(api.clSetKernelArg)(k, i, size_of::<T>(), (value as *const T).cast()) };
     }
 
-    fn local_arg(&self, k: cl_kernel, i: u32, bytes: usize) {
+    pub(crate) fn local_arg(&self, k: cl_kernel, i: u32, bytes: usize) {
         let api = &self.d.api;
         // SAFETY: a local argument: size and NULL.
         unsafe { entry!(api.clSetKernelArg)(k, i, bytes, null()) };
     }
 
     /// Enqueues and waits for a 1D or 2D range.
-    fn run(&self, k: cl_kernel, global: &[usize], local: Option<&[usize]>) -> Result<(), String> {
+    pub(crate) fn run(
+        &self,
+        k: cl_kernel,
+        global: &[usize],
+        local: Option<&[usize]>,
+    ) -> Result<(), String> {
         let api = &self.d.api;
         // SAFETY: arrays of `global.len()` sizes; the queue is the driver's.
         let status = unsafe {
@@ -544,7 +549,7 @@ fn three_arrays(
 }
 
 /// The fastest of `reps` runs of `f`, in seconds.
-fn best(reps: usize, mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
+pub(crate) fn best(reps: usize, mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
     let mut fastest = f64::INFINITY;
     for _ in 0..reps.max(1) {
         let start = Instant::now();

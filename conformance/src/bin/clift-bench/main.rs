@@ -8,7 +8,7 @@
 //! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling] [--only SECTION]
 //! ```
 //!
-//! `--only` runs one section: `transfer`, `launch` or `kernels` (a scaling run of the launch
+//! `--only` runs one section: `transfer`, `launch`, `kernels` or `vectors` (a scaling run of the launch
 //! rows alone takes seconds, not minutes).
 //!
 //! `--scaling` adds a table of every figure at 1, 2, 4, ... and all cores: the harness runs
@@ -23,6 +23,7 @@ mod kernels;
 mod launch;
 mod report;
 mod transfer;
+mod vectors;
 
 use std::path::PathBuf;
 
@@ -108,6 +109,9 @@ fn main() {
     if runs("kernels") {
         kernels::run(&drivers, effort, &mut table);
     }
+    if runs("vectors") {
+        vectors::run(&drivers, effort, &mut table);
+    }
 
     let devices: Vec<String> = drivers
         .iter()
@@ -141,7 +145,7 @@ fn main() {
 }
 
 /// The sections `--only` can name.
-const SECTIONS: [&str; 3] = ["transfer", "launch", "kernels"];
+const SECTIONS: [&str; 4] = ["transfer", "launch", "kernels", "vectors"];
 
 /// The harness run again at 1, 2, 4, ... and all cores (with the same `--quick` and
 /// `--only`), each run's figures as TSV.

@@ -107,7 +107,7 @@ pub fn try_build(name: &str, source: &str, options: &BuildOptions) -> Result<Bui
     )
     .map_err(|e| out_of_memory(log.clone(), e))?;
     let start = std::time::Instant::now();
-    let compiled = codegen::compile(&checked.program, &options.codegen);
+    let compiled = codegen::compile(std::mem::take(&mut checked.program), &options.codegen);
     let mut stage_times = checked.stage_times;
     stage_times.push(("codegen", start.elapsed()));
     match compiled {

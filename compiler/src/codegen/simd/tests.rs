@@ -54,3 +54,49 @@ fn what_is_declined_says_why() {
         Err("it does not use get_global_id(0) or get_local_id(0)".into())
     );
 }
+
+/// The reason the kernel `k` of `source` has no vectorized row after a whole build (`Ok`
+/// where it has one).
+fn built_reason(source: &str) -> Result<u32, String> {
+    let built = crate::build::build("v.cl", source, &BuildOptions::default()).expect("it builds");
+    built.kernels[0].vectorized.clone()
+}
+
+#[test]
+fn a_row_that_would_run_mostly_lane_by_lane_stays_scalar() {
+    assert_eq!(super::mostly_vector(0, 53), Ok(()));
+    assert_eq!(super::mostly_vector(56, 242), Ok(()));
+    assert_eq!(super::mostly_vector(50, 100), Ok(()));
+    assert_eq!(
+        super::mostly_vector(828, 1223),
+        Err(
+            "67% of its vectorized code would run lane by lane (no faster than the scalar code)"
+                .into()
+        )
+    );
+    // A user function runs per lane (its call, with the lanes taken out of the registers and
+    // put back): more than half of this row.
+    assert_eq!(
+        built_reason(
+            "float f(float x, float y) { return x * y + 1.0f; }
+             kernel void k(global float *a) {
+                 int i = get_global_id(0);
+                 a[i] = f(f(a[i], 2.0f), 3.0f);
+             }"
+        ),
+        Err(
+            "57% of its vectorized code would run lane by lane (no faster than the scalar code)"
+                .into()
+        )
+    );
+    // A vector add has no per-lane code at all.
+    assert_eq!(
+        built_reason(
+            "kernel void k(global float *a, global const float *b) {
+                int i = get_global_id(0);
+                a[i] += b[i];
+            }"
+        ),
+        Ok(4)
+    );
+}

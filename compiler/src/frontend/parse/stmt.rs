@@ -31,6 +31,8 @@ impl Parser<'_> {
         }
         self.pop_scope();
         self.expect_closing(Punct::RBrace, open)?;
+        // The growth's slack would live as long as the tree (up to half of a large block).
+        items.shrink_to_fit();
         Ok(Block {
             items,
             span: start.to(self.prev_site()),

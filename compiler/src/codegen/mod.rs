@@ -307,6 +307,15 @@ pub fn compile(
         .collect();
     drop(plans);
     drop(transformed);
+    // Only a large program's tree is worth the walk over the heap.
+    let lowered: usize = state
+        .deferred
+        .iter()
+        .map(|d| d.ctx.func.dfg.num_insts())
+        .sum();
+    if lowered >= LARGE_PROGRAM_INSTS {
+        crate::budget::return_freed_memory();
+    }
     compile_deferred(&mut state)?;
     state
         .module
@@ -345,6 +354,10 @@ pub fn compile(
         .collect();
     Ok(kernels)
 }
+
+/// Cranelift instructions from which a program counts as large (a build of seconds, whose
+/// tree held tens of megabytes).
+const LARGE_PROGRAM_INSTS: usize = 100_000;
 
 /// A kernel's description, taken from the typed tree before the tree is dropped: all of
 /// [`KernelCode`] but the entry's address (known once the module is finalized).

@@ -425,10 +425,11 @@ pub enum StmtKind {
         body: Box<Stmt>,
         cond: Expr,
     },
+    /// Its parts are boxed: inline they made every statement of a block twice its size.
     For {
-        init: ForInit,
-        cond: Option<Expr>,
-        step: Option<Expr>,
+        init: Box<ForInit>,
+        cond: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
         body: Box<Stmt>,
     },
     Goto(Ident),

@@ -297,9 +297,9 @@ impl Parser<'_> {
         self.expect_closing(Punct::RParen, open)?;
         let body = Box::new(self.statement()?);
         Ok(StmtKind::For {
-            init,
-            cond,
-            step,
+            init: Box::new(init),
+            cond: cond.map(Box::new),
+            step: step.map(Box::new),
             body,
         })
     }

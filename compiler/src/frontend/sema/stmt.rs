@@ -182,7 +182,7 @@ impl Analyzer<'_> {
             } => {
                 self.push_scope();
                 let mut block = Vec::new();
-                match init {
+                match &**init {
                     ForInit::None => {}
                     ForInit::Expr(e) => {
                         if let Some(v) = self.expr(e) {

@@ -681,3 +681,13 @@ impl AssignOp {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// A block's statements are stored inline: the largest kind sets every statement's size
+    /// (a large kernel's syntax tree is mostly its blocks).
+    #[test]
+    fn a_statement_takes_128_bytes() {
+        assert_eq!(std::mem::size_of::<super::Stmt>(), 128);
+    }
+}

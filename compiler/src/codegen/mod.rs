@@ -444,12 +444,7 @@ fn compile_queue(
             // of its share of the queue (the definitions stay in queue order).
             let mut order: Vec<&mut Deferred> = queue.iter_mut().collect();
             order.sort_by_key(|d| std::cmp::Reverse(d.ctx.func.dfg.num_insts()));
-            pool.install(|| {
-                order
-                    .into_par_iter()
-                    .with_max_len(1)
-                    .try_for_each(|d| compile(d))
-            })
+            pool.install(|| order.into_par_iter().with_max_len(1).try_for_each(compile))
         }
         None => queue.iter_mut().try_for_each(compile),
     }

@@ -80,7 +80,20 @@ pub fn try_build(name: &str, source: &str, options: &BuildOptions) -> Result<Bui
         source.len().saturating_mul(budget::PER_SOURCE_BYTE),
     )
     .map_err(|e| out_of_memory(String::new(), e))?;
-    let mut checked = frontend::run(name, source, options.frontend(), Until::Sema);
+    // The program binary's text; the tokens are not needed past parsing.
+    let mut preprocessed = String::new();
+    let mut token_count = 0;
+    let mut checked = frontend::run_with(
+        name,
+        source,
+        options.frontend(),
+        Until::Sema,
+        &mut |tokens| {
+            preprocessed = render(tokens);
+            token_count = tokens.len();
+            *tokens = Vec::new();
+        },
+    );
     if let Some(e) = checked.out_of_memory.take() {
         return Err(out_of_memory(checked.log(), e));
     }
@@ -97,17 +110,13 @@ pub fn try_build(name: &str, source: &str, options: &BuildOptions) -> Result<Bui
         return Err(BuildFailure::Log(log));
     }
     codegen::dump::tree("sema", &checked.program);
-    // The program binary's text; the tokens are not needed past this point.
-    let preprocessed = render(&checked.tokens);
-    let token_count = checked.tokens.len();
-    checked.tokens = Vec::new();
     budget::check(
         "code generation",
         token_count.saturating_mul(budget::CODEGEN_PER_TOKEN),
     )
     .map_err(|e| out_of_memory(log.clone(), e))?;
     let start = std::time::Instant::now();
-    let compiled = codegen::compile(&checked.program, &options.codegen);
+    let compiled = codegen::compile(std::mem::take(&mut checked.program), &options.codegen);
     let mut stage_times = checked.stage_times;
     stage_times.push(("codegen", start.elapsed()));
     match compiled {

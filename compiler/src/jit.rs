@@ -36,6 +36,15 @@ pub fn host_isa() -> Result<OwnedTargetIsa, JitError> {
             .map_err(|e| JitError(format!("cranelift flag {name}: {e}")))
     };
     set(&mut flags, "opt_level", "speed")?;
+    // Cranelift checks its IR before and after each pass unless told not to: a fifth of a
+    // release build's time. Debug builds (and the tests) keep the checks, so IR that
+    // lowering gets wrong is still caught where it is made.
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    set(&mut flags, "enable_verifier", verify)?;
     // JIT'd code is called in place; position independence would only cost.
     set(&mut flags, "is_pic", "false")?;
     // Frames larger than a page touch each page in order, so a kernel whose private memory

@@ -163,7 +163,7 @@ mod tests {
             &BuildOptions::default(),
         )
         .unwrap();
-        let Err(error) = super::super::compile(&program, &Default::default()) else {
+        let Err(error) = super::super::compile(program, &Default::default()) else {
             panic!("codegen fails");
         };
         assert_eq!(error.to_string(), "undefined reference to function 'f'");

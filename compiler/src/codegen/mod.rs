@@ -160,13 +160,17 @@ pub(crate) struct ModuleState {
 }
 
 /// Compiles every kernel of `program`.
+///
+/// The program is taken by value: the passes rewrite it in place, and it is dropped once
+/// every function is lowered, before Cranelift compiles them (a build's peak memory is
+/// then the larger of the tree with the lowered functions and Cranelift's own).
 pub fn compile(
-    program: &tir::Program,
+    program: tir::Program,
     options: &CodegenOptions,
 ) -> Result<Vec<KernelCode>, CodegenError> {
     // Code that calls what does not exist cannot be finalized (the build reports these with
     // their positions before it gets here).
-    if let Some(u) = link::unresolved(program).first() {
+    if let Some(u) = link::unresolved(&program).first() {
         return Err(CodegenError(u.message()));
     }
     let symbols = builtin_symbols();
@@ -185,7 +189,7 @@ pub fn compile(
         deferred: Vec::new(),
     };
     // Helpers that synchronize the group exist only inlined into their kernels.
-    let inlined_calls = inline::synchronizing(program);
+    let inlined_calls = inline::synchronizing(&program);
     // The helpers among them exist only inlined (the kernels are compiled as kernels too).
     let syncs: std::collections::HashSet<FuncId> = inlined_calls
         .iter()
@@ -274,51 +278,104 @@ pub fn compile(
         let frame_size = plan.map_or(0, |p| p.frame_size as usize);
         entries.push((id, entry, layout, static_local, frame_size));
     }
+    // What the kernels' descriptions need from the tree, taken before it is dropped.
+    let described: Vec<Described> = entries
+        .into_iter()
+        .map(|(id, entry, layout, static_local, frame_size)| {
+            let f = program.function(id);
+            let info = f.kernel.clone().unwrap_or_default();
+            let execution = if resumable.contains(&id) {
+                crate::kernel::Execution::Resumable
+            } else if plans.contains_key(&id) {
+                crate::kernel::Execution::BarrierRegions
+            } else {
+                crate::kernel::Execution::WorkItemLoop
+            };
+            Described {
+                entry,
+                execution,
+                vectorized: vectorized
+                    .remove(&id)
+                    .unwrap_or_else(|| Err("not a kernel".into())),
+                name: f.name.to_string(),
+                params: kernel_params(f, &info, &layout),
+                args_size: layout.size,
+                static_local_size: static_local,
+                reqd_work_group_size: info.reqd_work_group_size.map(|r| r.map(|v| v as usize)),
+                attributes: info.attributes,
+                private_mem_size: frame_size.max(layout::private_size(f)),
+                frame_size,
+            }
+        })
+        .collect();
+    drop(plans);
+    drop(transformed);
+    // Only a large program's tree is worth the walk over the heap.
+    let lowered: usize = state
+        .deferred
+        .iter()
+        .map(|d| d.ctx.func.dfg.num_insts())
+        .sum();
+    if lowered >= LARGE_PROGRAM_INSTS {
+        crate::budget::return_freed_memory();
+    }
     compile_deferred(&mut state)?;
     state
         .module
         .finalize_definitions()
         .map_err(|e| CodegenError(format!("finalizing the JIT module: {e}")))?;
-    let mut kernels = Vec::new();
-    let code: Vec<*const u8> = entries
+    let code: Vec<*const u8> = described
         .iter()
-        .map(|(_, entry, ..)| state.module.get_finalized_function(*entry))
+        .map(|d| state.module.get_finalized_function(d.entry))
         .collect();
     let owner: Arc<dyn std::any::Any + Send + Sync> =
         Arc::new(CodeOwner(std::sync::Mutex::new(Some(state.module))));
-    for ((id, _, layout, static_local, frame_size), address) in entries.into_iter().zip(code) {
-        let f = program.function(id);
-        let info = f.kernel.clone().unwrap_or_default();
-        // SAFETY: `address` is the finalized work-group function defined with the
-        // signature `fn(*const u8, *const WorkGroup)` in the host's C calling convention.
-        let entry: crate::kernel::WorkGroupFn =
-            unsafe { std::mem::transmute::<*const u8, crate::kernel::WorkGroupFn>(address) };
-        let execution = if resumable.contains(&id) {
-            crate::kernel::Execution::Resumable
-        } else if plans.contains_key(&id) {
-            crate::kernel::Execution::BarrierRegions
-        } else {
-            crate::kernel::Execution::WorkItemLoop
-        };
-        kernels.push(KernelCode {
-            execution,
-            vectorized: vectorized
-                .remove(&id)
-                .unwrap_or_else(|| Err("not a kernel".into())),
-            name: f.name.to_string(),
-            params: kernel_params(f, &info, &layout),
-            args_size: layout.size,
-            static_local_size: static_local,
-            reqd_work_group_size: info.reqd_work_group_size.map(|r| r.map(|v| v as usize)),
-            attributes: info.attributes.clone(),
-            private_mem_size: frame_size.max(layout::private_size(f)),
-            frame_size,
-            arg_info: options.kernel_arg_info,
-            entry,
-            code_owner: Some(Arc::clone(&owner)),
-        });
-    }
+    let kernels = described
+        .into_iter()
+        .zip(code)
+        .map(|(d, address)| {
+            // SAFETY: `address` is the finalized work-group function defined with the
+            // signature `fn(*const u8, *const WorkGroup)` in the host's C calling convention.
+            let entry: crate::kernel::WorkGroupFn =
+                unsafe { std::mem::transmute::<*const u8, crate::kernel::WorkGroupFn>(address) };
+            KernelCode {
+                execution: d.execution,
+                vectorized: d.vectorized,
+                name: d.name,
+                params: d.params,
+                args_size: d.args_size,
+                static_local_size: d.static_local_size,
+                reqd_work_group_size: d.reqd_work_group_size,
+                attributes: d.attributes,
+                private_mem_size: d.private_mem_size,
+                frame_size: d.frame_size,
+                arg_info: options.kernel_arg_info,
+                entry,
+                code_owner: Some(Arc::clone(&owner)),
+            }
+        })
+        .collect();
     Ok(kernels)
+}
+
+/// Cranelift instructions from which a program counts as large (a build of seconds, whose
+/// tree held tens of megabytes).
+const LARGE_PROGRAM_INSTS: usize = 100_000;
+
+/// A kernel's description, taken from the typed tree before the tree is dropped: all of
+/// [`KernelCode`] but the entry's address (known once the module is finalized).
+struct Described {
+    entry: ClifFuncId,
+    execution: crate::kernel::Execution,
+    vectorized: Result<u32, String>,
+    name: String,
+    params: Vec<crate::kernel::KernelParam>,
+    args_size: usize,
+    static_local_size: usize,
+    reqd_work_group_size: Option<[usize; 3]>,
+    attributes: String,
+    private_mem_size: usize,
+    frame_size: usize,
 }
 
 /// A function lowered to Cranelift IR, waiting for machine code.
@@ -384,7 +441,14 @@ fn compile_queue(
             .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
     };
     match pool {
-        Some(pool) => pool.install(|| queue.par_iter_mut().try_for_each(compile)),
+        Some(pool) => {
+            // Largest first, one function per task: the build ends when its largest
+            // function is compiled, so that one starts at once instead of after the others
+            // of its share of the queue (the definitions stay in queue order).
+            let mut order: Vec<&mut Deferred> = queue.iter_mut().collect();
+            order.sort_by_key(|d| std::cmp::Reverse(d.ctx.func.dfg.num_insts()));
+            pool.install(|| order.into_par_iter().with_max_len(1).try_for_each(compile))
+        }
         None => queue.iter_mut().try_for_each(compile),
     }
 }

@@ -3,6 +3,7 @@
 //! Line splices (backslash-newline) are removed from token spellings but kept in spans, so a
 //! diagnostic still points at the right characters. Comments become white space.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::diag::Diagnostics;
@@ -18,9 +19,13 @@ pub fn tokenize(file: FileId, text: &str, diags: &mut Diagnostics) -> Vec<Token>
         src: text,
         pos: 0,
         diags,
+        interned: HashSet::new(),
     };
     lexer.run()
 }
+
+/// Spellings up to this length are shared between the tokens that have them.
+const INTERNED_LEN: usize = 32;
 
 struct Lexer<'a> {
     file: FileId,
@@ -28,6 +33,7 @@ struct Lexer<'a> {
     src: &'a str,
     pos: usize,
     diags: &'a mut Diagnostics,
+    interned: HashSet<Arc<str>>,
 }
 
 impl Lexer<'_> {
@@ -56,7 +62,8 @@ impl Lexer<'_> {
                 return tokens;
             };
             let span = Span::new(self.file, start, self.pos);
-            let text: Arc<str> = self.spelling(start, self.pos).into();
+            let src = self.src;
+            let text = self.intern(&spelling(src, start, self.pos));
             tokens.push(Token {
                 kind,
                 text,
@@ -236,13 +243,28 @@ impl Lexer<'_> {
     }
 
     /// The text of `start..end` without line splices.
-    fn spelling(&self, start: usize, end: usize) -> String {
-        let raw = &self.src[start..end];
-        if !raw.contains('\\') {
-            return raw.to_string();
+    /// The shared copy of a short spelling: a program repeats its names, punctuators and
+    /// small numbers, and one allocation per token was a tenth of a large build's peak.
+    fn intern(&mut self, spelling: &str) -> Arc<str> {
+        if spelling.len() > INTERNED_LEN {
+            return spelling.into();
         }
-        raw.replace("\\\r\n", "").replace("\\\n", "")
+        if let Some(shared) = self.interned.get(spelling) {
+            return Arc::clone(shared);
+        }
+        let shared: Arc<str> = spelling.into();
+        self.interned.insert(Arc::clone(&shared));
+        shared
     }
+}
+
+/// The spelling of `src[start..end]`, line splices removed.
+fn spelling(src: &str, start: usize, end: usize) -> std::borrow::Cow<'_, str> {
+    let raw = &src[start..end];
+    if !raw.contains('\\') {
+        return raw.into();
+    }
+    raw.replace("\\\r\n", "").replace("\\\n", "").into()
 }
 
 fn utf8_width(first: u8) -> usize {
@@ -274,6 +296,19 @@ mod tests {
             .filter(|t| t.kind != TokenKind::Eof)
             .map(|t| t.text.to_string())
             .collect()
+    }
+
+    #[test]
+    fn repeated_short_spellings_share_one_allocation() {
+        let (t, _) = lex("x = x + 1; x");
+        assert_eq!(&*t[6].text, "x");
+        assert!(Arc::ptr_eq(&t[0].text, &t[2].text));
+        assert!(Arc::ptr_eq(&t[0].text, &t[6].text));
+        assert!(!Arc::ptr_eq(&t[0].text, &t[1].text));
+        let long = "a".repeat(INTERNED_LEN + 1);
+        let (t, _) = lex(&format!("{long} {long}"));
+        assert_eq!(&*t[1].text, long);
+        assert!(!Arc::ptr_eq(&t[0].text, &t[1].text));
     }
 
     #[test]

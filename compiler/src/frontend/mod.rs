@@ -69,6 +69,20 @@ impl Checked {
 /// (a build, `clCompileProgram`, the offline compiler's stages, the checks of the tests)
 /// runs this one function, so that they all see the same stages with the same options.
 pub fn run(name: &str, text: &str, options: Options<'_>, until: Until) -> Checked {
+    run_with(name, text, options, until, &mut |_| {})
+}
+
+/// [`run`], handing the preprocessed tokens to `on_parsed` once the parser is done with them
+/// and before semantic analysis. A build takes what it needs of them there (the program
+/// binary's text) and leaves them empty, so that they are not held beside the two trees at
+/// the frontend's peak (a third of it on a large kernel).
+pub fn run_with(
+    name: &str,
+    text: &str,
+    options: Options<'_>,
+    until: Until,
+    on_parsed: &mut dyn FnMut(&mut Vec<token::Token>),
+) -> Checked {
     let mut sources = source::SourceMap::new();
     let main = sources.add(name, text);
     let mut diagnostics = diag::Diagnostics::new();
@@ -81,7 +95,8 @@ pub fn run(name: &str, text: &str, options: Options<'_>, until: Until) -> Checke
         stage_times.push((stage, now - last));
         last = now;
     };
-    let tokens = preprocess::preprocess(&mut sources, main, options.preprocess, &mut diagnostics);
+    let mut tokens =
+        preprocess::preprocess(&mut sources, main, options.preprocess, &mut diagnostics);
     lap("preprocess");
     let mut unit = None;
     let mut program = tir::Program::default();
@@ -96,6 +111,7 @@ pub fn run(name: &str, text: &str, options: Options<'_>, until: Until) -> Checke
     if out_of_memory.is_none() && until >= Until::Parse {
         let parsed = parse::parse(&tokens, &mut diagnostics);
         lap("parse");
+        on_parsed(&mut tokens);
         if until >= Until::Sema {
             program = sema::analyze(&parsed, options.sema, &mut diagnostics);
             lap("sema");

@@ -44,12 +44,12 @@ pub const PIPELINE: [Pass; 2] = [
     },
 ];
 
-/// `program` after every pass of [`PIPELINE`]; `after` sees the tree after each.
+/// `program` after every pass of [`PIPELINE`]; `after` sees the tree after each. The
+/// passes rewrite the tree in place: a build holds one typed tree, not one per stage.
 pub fn run_observed(
-    program: &tir::Program,
+    mut program: tir::Program,
     after: &mut dyn FnMut(&str, &tir::Program),
 ) -> Result<tir::Program, String> {
-    let mut program = program.clone();
     for pass in &PIPELINE {
         (pass.run)(&mut program)?;
         after(pass.name, &program);
@@ -58,7 +58,7 @@ pub fn run_observed(
 }
 
 /// `program` after every pass of [`PIPELINE`].
-pub fn run(program: &tir::Program) -> Result<tir::Program, String> {
+pub fn run(program: tir::Program) -> Result<tir::Program, String> {
     run_observed(program, &mut |_, _| {})
 }
 
@@ -76,7 +76,7 @@ mod tests {
         )
         .expect("it builds");
         let mut seen = Vec::new();
-        let out = run_observed(&program, &mut |name, p| {
+        let out = run_observed(program, &mut |name, p| {
             seen.push((name.to_string(), p.functions.len()))
         })
         .expect("the passes run");

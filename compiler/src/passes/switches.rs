@@ -25,6 +25,11 @@ use crate::frontend::types::{Scalar, Type};
 /// cannot keeps its switches (it runs as a resumable function).
 pub(crate) fn run(program: &mut tir::Program) -> Result<(), String> {
     for f in program.functions.iter_mut().filter(|f| f.kernel.is_some()) {
+        // Only a kernel with barriers can have a switch to rewrite (and only its copy is
+        // worth its memory).
+        if !f.body.as_deref().is_some_and(contains_barrier) {
+            continue;
+        }
         let mut rewritten = f.clone();
         if rewrite_switches(&mut rewritten).is_some() {
             *f = rewritten;

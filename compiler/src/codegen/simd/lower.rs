@@ -76,6 +76,9 @@ pub(super) struct VecLower<'a, 'b> {
     /// Code run per lane reads its local id from the item context (calls, dimensions
     /// known at run time).
     pub ids_in_memory: bool,
+    /// Instructions emitted for code run lane by lane (`per_lane`, `lanewise`): what
+    /// vectorizing did not make cheaper.
+    pub per_lane_insts: usize,
 }
 
 impl<'a, 'b> VecLower<'a, 'b> {
@@ -101,6 +104,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
             latch: None,
             lane_x,
             lane_gx,
+            per_lane_insts: 0,
         }
     }
 
@@ -703,6 +707,13 @@ impl<'a, 'b> VecLower<'a, 'b> {
     /// where it has effects or reads memory): the varying variables it reads are given the
     /// lane's values, those it writes take them back.
     pub(super) fn per_lane(&mut self, e: &Expr) -> Result<VVal> {
+        let start = self.l.b.func.dfg.num_insts();
+        let v = self.per_lane_uncounted(e);
+        self.per_lane_insts += self.l.b.func.dfg.num_insts() - start;
+        v
+    }
+
+    fn per_lane_uncounted(&mut self, e: &Expr) -> Result<VVal> {
         let mut used = Vec::new();
         locals_in(e, &mut used);
         used.retain(|id| self.vars.contains_key(id));

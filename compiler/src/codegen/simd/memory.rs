@@ -239,6 +239,7 @@ impl VecLower<'_, '_> {
         types: &[ir::Type],
         mut f: impl FnMut(&mut Self, usize) -> Result<Lanes>,
     ) -> Result<Vec<Lanes>> {
+        let start = self.l.b.func.dfg.num_insts();
         let vars = self.zeroed_lane_variables(types);
         for (k, lane) in vars.iter().enumerate() {
             let next = self.l.b.create_block();
@@ -255,6 +256,7 @@ impl VecLower<'_, '_> {
             self.l.b.ins().jump(next, &[]);
             self.l.b.switch_to_block(next);
         }
+        self.per_lane_insts += self.l.b.func.dfg.num_insts() - start;
         Ok(vars
             .iter()
             .map(|lane| lane.iter().map(|v| self.l.b.use_var(*v)).collect())

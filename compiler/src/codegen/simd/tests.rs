@@ -54,3 +54,67 @@ fn what_is_declined_says_why() {
         Err("it does not use get_global_id(0) or get_local_id(0)".into())
     );
 }
+
+/// The reason the kernel `k` of `source` has no vectorized row after a whole build (`Ok`
+/// where it has one).
+fn built_reason(source: &str) -> Result<u32, String> {
+    let built = crate::build::build("v.cl", source, &BuildOptions::default()).expect("it builds");
+    built.kernels[0].vectorized.clone()
+}
+
+#[test]
+fn a_large_row_that_would_run_mostly_lane_by_lane_stays_scalar() {
+    assert_eq!(super::mostly_vector(0, 53), Ok(()));
+    assert_eq!(super::mostly_vector(56, 242), Ok(()));
+    assert_eq!(super::mostly_vector(400, 511), Ok(()));
+    assert_eq!(super::mostly_vector(256, 512), Ok(()));
+    assert_eq!(
+        super::mostly_vector(828, 1223),
+        Err(
+            "67% of its vectorized code (1223 instructions) would run lane by lane (no faster \
+             than the scalar code, and costlier to compile)"
+                .into()
+        )
+    );
+    // A user function runs per lane (its call, with the lanes taken out of the registers and
+    // put back): more than half of this row, which is large.
+    let mut source = String::from(
+        "float f(float x, float y) { return x * y + 1.0f; }
+         kernel void k(global float *a) {
+             int i = get_global_id(0);
+             float v = a[i];\n",
+    );
+    for k in 0..24 {
+        source.push_str(&format!("v = f(f(v, {k}.0f), 2.0f);\n"));
+    }
+    source.push_str("a[i] = v;\n}\n");
+    assert_eq!(
+        built_reason(&source),
+        Err(
+            "94% of its vectorized code (915 instructions) would run lane by lane (no faster \
+             than the scalar code, and costlier to compile)"
+                .into()
+        )
+    );
+    // The same with two calls is small: it keeps its vectorized row.
+    assert_eq!(
+        built_reason(
+            "float f(float x, float y) { return x * y + 1.0f; }
+             kernel void k(global float *a) {
+                 int i = get_global_id(0);
+                 a[i] = f(f(a[i], 2.0f), 3.0f);
+             }"
+        ),
+        Ok(4)
+    );
+    // A vector add has no per-lane code at all.
+    assert_eq!(
+        built_reason(
+            "kernel void k(global float *a, global const float *b) {
+                int i = get_global_id(0);
+                a[i] += b[i];
+            }"
+        ),
+        Ok(4)
+    );
+}

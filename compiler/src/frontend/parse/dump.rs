@@ -365,7 +365,7 @@ impl Writer {
                 step,
                 body,
             } => {
-                match init {
+                match &**init {
                     ForInit::None => self.leaf("empty"),
                     ForInit::Expr(e) => self.expr(e),
                     ForInit::Decl(d) => self.declaration(d),

@@ -31,6 +31,8 @@ impl Parser<'_> {
         }
         self.pop_scope();
         self.expect_closing(Punct::RBrace, open)?;
+        // The growth's slack would live as long as the tree (up to half of a large block).
+        items.shrink_to_fit();
         Ok(Block {
             items,
             span: start.to(self.prev_site()),
@@ -295,9 +297,9 @@ impl Parser<'_> {
         self.expect_closing(Punct::RParen, open)?;
         let body = Box::new(self.statement()?);
         Ok(StmtKind::For {
-            init,
-            cond,
-            step,
+            init: Box::new(init),
+            cond: cond.map(Box::new),
+            step: step.map(Box::new),
             body,
         })
     }

@@ -13,7 +13,8 @@ impl Analyzer<'_> {
     /// The body of a function (its parameters are already in scope).
     pub(super) fn function_body(&mut self, body: &ast::Block) -> Block {
         self.func().depth += 1;
-        let mut out = Vec::new();
+        // Sized once (see `block`).
+        let mut out = Vec::with_capacity(body.items.len());
         for s in &body.items {
             self.statement(s, &mut out);
         }
@@ -24,7 +25,9 @@ impl Analyzer<'_> {
     fn block(&mut self, block: &ast::Block) -> Block {
         self.push_scope();
         self.func().depth += 1;
-        let mut out = Vec::new();
+        // Most statements become one: sized once, not doubled past it (a large kernel's
+        // typed tree is mostly its blocks).
+        let mut out = Vec::with_capacity(block.items.len());
         for s in &block.items {
             self.statement(s, &mut out);
         }
@@ -179,7 +182,7 @@ impl Analyzer<'_> {
             } => {
                 self.push_scope();
                 let mut block = Vec::new();
-                match init {
+                match &**init {
                     ForInit::None => {}
                     ForInit::Expr(e) => {
                         if let Some(v) = self.expr(e) {

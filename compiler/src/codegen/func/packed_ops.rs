@@ -34,7 +34,10 @@ impl Lower<'_, '_> {
         match op {
             Div if !float => return None,
             Rem => return None,
-            Mul if s.lane == types::I8 => return None,
+            // x64 has no 8-bit vector multiply, and a 64-bit one only with AVX-512DQ:
+            // Cranelift's SSE form of `imul.i64x2` is three `pmuludq` and shifts, slower
+            // than two scalar multiplies.
+            Mul if s.lane == types::I8 || s.lane == types::I64 => return None,
             Shl | Shr | BitAnd | BitOr | BitXor if float => return None,
             _ => {}
         }

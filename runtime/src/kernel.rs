@@ -8,6 +8,7 @@ pub use clift_compiler::kernel::{KernelCode, KernelParam, ParamInfo, ParamKind, 
 use khronos_headers::*;
 use parking_lot::Mutex;
 
+use clift_builtins::safe::{SafeLaunch, SafeObject, space as safe_space};
 use clift_compiler::kernel::MAX_ALIGN;
 
 use crate::device::{Device, limits};
@@ -266,6 +267,9 @@ impl Kernel {
             .filter(|p| matches!(p.kind, ParamKind::Buffer { .. } | ParamKind::Image(_)))
             .count();
         let mut buffers = Vec::with_capacity(objects);
+        // Safe mode: each parameter's object, for the kernel's bounds checks.
+        let safe = self.code.safe_sites.is_some();
+        let mut safe_objects = Vec::with_capacity(if safe { self.code.params.len() } else { 0 });
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any
@@ -277,17 +281,41 @@ impl Kernel {
         else {
             return fail(CL_OUT_OF_RESOURCES);
         };
-        for (param, value) in self.code.params.iter().zip(args.iter().flatten()) {
+        for (index, (param, value)) in (self.code.params.iter())
+            .zip(args.iter().flatten())
+            .enumerate()
+        {
             let slot = &mut block[param.offset..];
             match (value, &param.kind) {
                 (StoredArg::Buffer(mem), ParamKind::Buffer { .. }) => {
                     let mem = mem.as_ref().map(alive).transpose()?;
                     let address = mem.as_ref().map_or(0, |m| m.base() as u64);
                     slot[..8].copy_from_slice(&address.to_ne_bytes());
+                    if safe {
+                        let ParamKind::Buffer { constant } = param.kind else {
+                            unreachable!("matched above")
+                        };
+                        safe_objects.push(SafeObject {
+                            base: address,
+                            size: mem.as_ref().map_or(0, |m| m.size() as u64),
+                            space: if constant {
+                                safe_space::CONSTANT
+                            } else {
+                                safe_space::GLOBAL
+                            },
+                        });
+                    }
                     buffers.extend(mem);
                 }
                 (StoredArg::Local(size), ParamKind::Local) => {
                     slot[..8].copy_from_slice(&(local_size as u64).to_ne_bytes());
+                    if safe {
+                        safe_objects.push(SafeObject {
+                            base: local_size as u64,
+                            size: *size as u64,
+                            space: safe_space::LOCAL,
+                        });
+                    }
                     local_size = match local_total(local_size, [*size], MAX_ALIGN) {
                         Some(total) => total,
                         None => return fail(CL_OUT_OF_RESOURCES),
@@ -311,6 +339,10 @@ impl Kernel {
                 }
                 _ => return fail(CL_INVALID_KERNEL_ARGS),
             }
+            // By-value parameters, images and samplers are no objects of the launch.
+            if safe && safe_objects.len() == index {
+                safe_objects.push(SafeObject::default());
+            }
         }
         // "CL_OUT_OF_RESOURCES if ... the local memory the kernel needs exceeds
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
@@ -325,6 +357,7 @@ impl Kernel {
             block,
             buffers,
             local_size,
+            safe_objects,
         })
     }
 }
@@ -346,6 +379,8 @@ pub struct PreparedLaunch {
     /// Held until the command has run.
     buffers: Vec<Arc<Mem>>,
     local_size: usize,
+    /// Safe mode: one object per parameter (empty for a kernel built without checks).
+    safe_objects: Vec<SafeObject>,
 }
 
 impl PreparedLaunch {
@@ -396,6 +431,7 @@ impl PreparedLaunch {
             private_frames: std::ptr::null_mut(),
             printf_buffer: std::ptr::null(),
             watchdog: std::ptr::null(),
+            safe: std::ptr::null(),
         };
         let entry = self.code.entry;
         // printf output of this launch, printed when every work-group has run.
@@ -427,12 +463,20 @@ impl PreparedLaunch {
         let stopped = std::sync::atomic::AtomicBool::new(false);
         let first_fault = std::sync::OnceLock::new();
         let stack = self.code.private_mem_size;
+        // Safe mode: the table the kernel's checks read, and where it records a violation.
+        let safe_launch = SafeLaunch::new(&self.safe_objects, self.code.static_local_size as u64);
+        let safe_address = if self.code.safe_sites.is_some() {
+            &safe_launch as *const SafeLaunch as usize
+        } else {
+            0
+        };
         executor.run_ndrange(groups, local_total, stack, &|chunk| {
             let local = chunk.local.as_mut_ptr();
             let mut group = WorkGroup {
                 local_memory: local,
                 printf_buffer: printf_address as *const u8,
                 watchdog: watchdog as *const u8,
+                safe: safe_address as *const u8,
                 private_frames: if frame_bytes > 0 {
                     local.wrapping_add(frames_offset)
                 } else {
@@ -468,7 +512,10 @@ impl PreparedLaunch {
             let _ = out.write_all(&text).and_then(|()| out.flush());
         }
         match first_fault.into_inner() {
-            Some((fault, group)) => Err(self.report_fault(&fault, group, timed_out)),
+            Some((fault, group)) => {
+                let violation = safe_launch.first_violation();
+                Err(self.report_fault(&fault, group, timed_out, violation))
+            }
             None => Ok(()),
         }
     }
@@ -480,8 +527,11 @@ impl PreparedLaunch {
         fault: &crate::fault::Fault,
         group: [usize; 3],
         timed_out: bool,
+        violation: Option<(u64, u64, u64, u64, u64)>,
     ) -> crate::ClError {
-        let what = if timed_out && fault.signal == 4 {
+        let what = if let Some(v) = violation.filter(|_| fault.signal == 4) {
+            self.describe_violation(v)
+        } else if timed_out && fault.signal == 4 {
             format!(
                 "ran past {}={} s and was stopped",
                 clift_compiler::jit::watchdog::TIMEOUT_VAR,
@@ -505,6 +555,47 @@ impl PreparedLaunch {
         }
         self.context.notify(&message);
         crate::ClError(KERNEL_FAULT_STATUS)
+    }
+}
+
+impl PreparedLaunch {
+    /// What a safe-mode check found, for the fault's message: "made an out-of-bounds write
+    /// of 4 bytes at 0x... (<source>:3:5): 4 bytes past the end of argument 1 'out' (a
+    /// 4096-byte __global buffer at 0x...)".
+    fn describe_violation(
+        &self,
+        (site, address, size, base, end): (u64, u64, u64, u64, u64),
+    ) -> String {
+        let write = site & clift_builtins::safe::WRITE_BIT != 0;
+        let index = (site & !clift_builtins::safe::WRITE_BIT) as usize;
+        let at = (self.code.safe_sites.as_deref())
+            .and_then(|s| s.get(index.wrapping_sub(1)))
+            .map_or("an unknown position", String::as_str);
+        let access = if write { "write" } else { "read" };
+        let head = format!(
+            "made an out-of-bounds {access} of {size} bytes at address {address:#x} ({at}, safe mode)"
+        );
+        if address < clift_builtins::safe::NULL_PAGE {
+            return format!("{head}: through a NULL pointer");
+        }
+        if base == end {
+            return format!("{head}: no object of the launch holds that address");
+        }
+        let object_size = end.wrapping_sub(base);
+        let position = if address < base {
+            format!("{} bytes before the start of", base - address)
+        } else {
+            format!("at offset {} of", address - base)
+        };
+        let argument = (self.code.params.iter().zip(&self.safe_objects))
+            .enumerate()
+            .find(|(_, (p, o))| {
+                o.size == object_size
+                    && (o.base == base || (matches!(p.kind, ParamKind::Local) && o.size > 0))
+            })
+            .map(|(i, (p, _))| format!("argument {i} '{}', ", p.info.name))
+            .unwrap_or_default();
+        format!("{head}: {position} {argument}an object of {object_size} bytes at {base:#x}")
     }
 }
 

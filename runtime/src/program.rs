@@ -115,6 +115,7 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             mad_enable: options.mad_enable,
             // CLIFT_VECTORIZE=0 (read by the compiler) turns vectorization off.
             scalar_only: false,
+            safe: options.safe || clift_compiler::codegen::safe_from_env(),
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,
@@ -494,7 +495,15 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
     };
     let started = std::time::Instant::now();
     let cache = crate::build_cache::global();
-    if let Some((log, executable)) = cache.and_then(|c| c.get(text, options)) {
+    // CLIFT_SAFE changes the code as -cl-clift-safe does: part of the key (it is read once
+    // per process, so this only matters if that ever changes).
+    let key: std::borrow::Cow<'_, [u8]> =
+        if !parsed.safe && clift_compiler::codegen::safe_from_env() {
+            [options, b" -cl-clift-safe"].concat().into()
+        } else {
+            options.into()
+        };
+    if let Some((log, executable)) = cache.and_then(|c| c.get(text, &key)) {
         clift_log!(
             Build,
             Info,
@@ -530,7 +539,7 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
         }
     };
     if let (Some(cache), Some(executable)) = (cache, &outcome.2) {
-        cache.insert(text, options, &outcome.1, executable.clone());
+        cache.insert(text, &key, &outcome.1, executable.clone());
     }
     if outcome.0 != CL_BUILD_SUCCESS {
         clift_log!(
@@ -813,6 +822,8 @@ pub struct CompileOptions {
     pub strict_aliasing: bool,
     /// `-g`: accepted, as by PoCL and clang; clift emits no debug information.
     pub debug_info: bool,
+    /// `-cl-clift-safe` (or `CLIFT_SAFE=1` in the environment): bounds-checked kernels.
+    pub safe: bool,
 }
 
 impl CompileOptions {
@@ -858,6 +869,7 @@ impl CompileOptions {
                     b"-cl-kernel-arg-info" => &mut parsed.kernel_arg_info,
                     b"-cl-strict-aliasing" => &mut parsed.strict_aliasing,
                     b"-g" => &mut parsed.debug_info,
+                    b"-cl-clift-safe" => &mut parsed.safe,
                     _ => return Err(invalid(&token)),
                 };
                 *flag = true;
@@ -909,6 +921,7 @@ impl CompileOptions {
             (self.opt_disable, "-cl-opt-disable "),
             (self.mad_enable, "-cl-mad-enable "),
             (self.kernel_arg_info, "-cl-kernel-arg-info "),
+            (self.safe, "-cl-clift-safe "),
             (self.cl_std == Some(ClStd::Cl10), "-cl-std=CL1.0 "),
             (self.cl_std == Some(ClStd::Cl11), "-cl-std=CL1.1 "),
             (self.cl_std == Some(ClStd::Cl12), "-cl-std=CL1.2 "),

@@ -651,6 +651,7 @@ impl Lower<'_, '_> {
         let t = clif_type(s);
         let it = if t.is_float() { t.as_int() } else { t };
         let p = values[0][0];
+        self.check_access(p, u64::from(it.bytes()), pointee.space, args[0].span, true)?;
         let flags = MemFlagsData::new();
         let operand = |this: &mut Self, v: Value| {
             if t.is_float() {
@@ -729,6 +730,10 @@ impl Lower<'_, '_> {
             .ins()
             .imul_imm_s(values[offset_index][0], (step as u64 * elem.size()) as i64);
         let base = self.b.ins().iadd(values[ptr_index][0], offset);
+        self.same_object(values[ptr_index][0], base);
+        let bytes = lanes as u64 * if half { 2 } else { elem.size() };
+        let span = args[ptr_index].span;
+        self.check_access(base, bytes, pointee.space, span, store)?;
         let size = elem.size() as i32;
         if !store {
             if half {

@@ -21,6 +21,7 @@ use crate::passes::barriers::FrameLayout;
 mod expr;
 mod resumable;
 mod rows;
+pub(in crate::codegen) mod safe;
 mod stmt;
 
 pub(super) use resumable::{define_resumable_kernel, splits_at_barriers};
@@ -178,6 +179,8 @@ pub(super) struct Lower<'a, 'b> {
     done_flag: Option<u32>,
     /// In a resumable kernel ([`resumable`]): where each barrier resumes.
     resume: Option<resumable::ResumePoints>,
+    /// Safe mode's state (`safe`): `Some` in a safe build.
+    safe: Option<Box<safe::SafeLower>>,
 }
 
 impl<'a, 'b> Lower<'a, 'b> {
@@ -207,6 +210,7 @@ impl<'a, 'b> Lower<'a, 'b> {
             sret: None,
             done_flag: None,
             resume: None,
+            safe: options.safe.then(Default::default),
         }
     }
 }
@@ -291,6 +295,7 @@ impl Lower<'_, '_> {
             };
             self.storage.push(storage);
         }
+        self.declare_shadows();
     }
 
     /// Stores the incoming parameters (from the signature, or for kernels from the argument
@@ -337,7 +342,9 @@ impl Lower<'_, '_> {
                 let offset = layout.offsets[i] as i32;
                 let value = match param_kind(&ty) {
                     ParamKind::Buffer { .. } => {
-                        vec![self.b.ins().load(types::I64, flags, args, offset)]
+                        let pointer = self.b.ins().load(types::I64, flags, args, offset);
+                        self.note_parameter(i, pointer);
+                        vec![pointer]
                     }
                     ParamKind::Local => {
                         let off = self.b.ins().load(types::I64, flags, args, offset);
@@ -348,7 +355,9 @@ impl Lower<'_, '_> {
                             group,
                             WorkGroup::OFFSET_LOCAL_MEMORY,
                         );
-                        vec![self.b.ins().iadd(base, off)]
+                        let pointer = self.b.ins().iadd(base, off);
+                        self.note_parameter(i, pointer);
+                        vec![pointer]
                     }
                     ParamKind::Sampler => vec![self.b.ins().load(types::I32, flags, args, offset)],
                     // The address of the image's descriptor.
@@ -518,13 +527,25 @@ impl Lower<'_, '_> {
 
     fn place(&mut self, p: &Place) -> Result<PlaceRef> {
         Ok(match &p.kind {
-            PlaceKind::Local(id) => self.local_ref(*id),
+            PlaceKind::Local(id) => {
+                let r = self.local_ref(*id);
+                if let PlaceRef::Mem(addr) = r {
+                    self.note_object(addr, p.ty.ty.size());
+                }
+                r
+            }
             PlaceKind::Global(g) => {
                 let data = self.state.globals[g.0 as usize];
                 let gv = self.state.module.declare_data_in_func(data, self.b.func);
-                PlaceRef::Mem(self.b.ins().symbol_value(types::I64, gv))
+                let addr = self.b.ins().symbol_value(types::I64, gv);
+                self.note_object(addr, p.ty.ty.size());
+                PlaceRef::Mem(addr)
             }
-            PlaceKind::Deref(e) => PlaceRef::Mem(self.expr(e)?[0]),
+            PlaceKind::Deref(e) => {
+                let pointer = self.expr(e)?[0];
+                self.find_object(pointer, p.ty.space);
+                PlaceRef::Mem(pointer)
+            }
             // A struct value is held by its address.
             PlaceKind::Value(e) => PlaceRef::Mem(self.expr(e)?[0]),
             PlaceKind::Element { array, index } => {
@@ -534,7 +555,9 @@ impl Lower<'_, '_> {
                 let i = self.expr(index)?[0];
                 let i = self.index_to_i64(i, &index.ty);
                 let scaled = self.b.ins().imul_imm_s(i, p.ty.ty.size() as i64);
-                PlaceRef::Mem(self.b.ins().iadd(base, scaled))
+                let addr = self.b.ins().iadd(base, scaled);
+                self.same_object(base, addr);
+                PlaceRef::Mem(addr)
             }
             PlaceKind::Field { record, field } => {
                 let PlaceRef::Mem(base) = self.place(record)? else {
@@ -544,7 +567,9 @@ impl Lower<'_, '_> {
                     return unsupported("field of a non-record");
                 };
                 let offset = r.fields[*field as usize].offset;
-                PlaceRef::Mem(self.b.ins().iadd_imm_s(base, offset as i64))
+                let addr = self.b.ins().iadd_imm_s(base, offset as i64);
+                self.same_object(base, addr);
+                PlaceRef::Mem(addr)
             }
             PlaceKind::Lanes { vector, lanes } => {
                 let Type::Vector(s, n) = vector.ty.ty else {
@@ -579,7 +604,9 @@ impl Lower<'_, '_> {
                     return unsupported("variable storage");
                 };
                 let vars = vars.clone();
-                Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+                let lanes: Lanes = vars.into_iter().map(|v| self.b.use_var(v)).collect();
+                self.shadow_load(*id, &lanes);
+                Ok(lanes)
             }
             PlaceRef::Mem(addr) if ty.element() == Some(Scalar::Half) => (0..ty.lanes().max(1)
                 as i32)
@@ -619,7 +646,9 @@ impl Lower<'_, '_> {
                 let Storage::Vars(vars) = &self.storage[id.0 as usize] else {
                     return unsupported("variable storage");
                 };
-                for (var, v) in vars.clone().into_iter().zip(value) {
+                let vars = vars.clone();
+                self.shadow_store(*id, &value);
+                for (var, v) in vars.into_iter().zip(value) {
                     self.b.def_var(var, v);
                 }
             }

@@ -1099,6 +1099,7 @@ mod tests {
         assert_eq!(parsed.cl_std, Some(ClStd::Cl12));
         assert!(parsed.mad_enable && parsed.math.fast_relaxed_math && parsed.no_warnings);
         assert!(parsed.warnings_are_errors && parsed.kernel_arg_info && parsed.opt_disable);
+        assert!(!parsed.safe);
         assert_eq!(
             CompileOptions::parse(b"").unwrap(),
             CompileOptions::default()
@@ -1358,5 +1359,14 @@ mod tests {
             bad.compile(&[0], b"", Vec::new()).unwrap_err().code(),
             CL_COMPILE_PROGRAM_FAILURE
         );
+    }
+
+    /// clift's own option: safe mode, kept in a binary's options (it shapes the code).
+    #[test]
+    fn cl_clift_safe_turns_safe_mode_on_and_stays_in_binaries() {
+        let parsed = CompileOptions::parse(b"-cl-mad-enable -cl-clift-safe").unwrap();
+        assert!(parsed.safe && parsed.mad_enable);
+        assert_eq!(parsed.after_preprocessing(), b"-cl-mad-enable -cl-clift-safe");
+        assert!(build_options(&parsed).codegen.safe);
     }
 }

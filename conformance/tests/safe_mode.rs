@@ -409,6 +409,72 @@ fn null_pointers_are_caught() {
     );
 }
 
+#[test]
+fn builtins_that_access_memory_are_checked() {
+    let fx = fixture(10);
+    let buffer = fx.filled(0.0f32, 64);
+    let base = device_address(&fx, &buffer);
+    // vload4 of the last four floats and one more.
+    let source = "kernel void vl(global float *p) {
+    float4 v = vload4(get_global_id(0), p + 1);
+    p[0] = v.x;
+}";
+    let k = fx.kernel(source, c"vl", SAFE);
+    k.mem(0, &buffer);
+    expect_violation(
+        &fx,
+        10,
+        &k,
+        16,
+        Some(1),
+        &[format!(
+            "out-of-bounds read of 16 bytes at address {:#x} ({}",
+            base + 244,
+            position(source, "p + 1")
+        )],
+    );
+    // An output pointer of a math function, one element past a private array.
+    let source = "kernel void fr(global float *p) {
+    float whole[2];
+    p[get_global_id(0)] = fract(1.5f, whole + get_global_id(0));
+}";
+    let k = fx.kernel(source, c"fr", SAFE);
+    k.mem(0, &buffer);
+    expect_violation(
+        &fx,
+        10,
+        &k,
+        3,
+        Some(1),
+        &[
+            "out-of-bounds write of 4 bytes".to_string(),
+            format!("({}", position(source, "whole + get")),
+            "at offset 8 of an object of 8 bytes".into(),
+        ],
+    );
+    // async_work_group_copy of one element more than the local array holds.
+    let source = "kernel void ac(global float *p) {
+    local float tile[16];
+    event_t e = async_work_group_copy(tile, p, 17, 0);
+    wait_group_events(1, &e);
+    p[get_global_id(0)] = tile[get_local_id(0)];
+}";
+    let k = fx.kernel(source, c"ac", SAFE);
+    k.mem(0, &buffer);
+    expect_violation(
+        &fx,
+        10,
+        &k,
+        16,
+        Some(16),
+        &[
+            "out-of-bounds write of 4 bytes".to_string(),
+            format!("({}", position(source, "tile, p")),
+            "at offset 64 of an object of 64 bytes".into(),
+        ],
+    );
+}
+
 /// Kernels that stay in bounds, covering what the checks follow: indexing, pointer
 /// arithmetic and variables, helpers, private and local arrays, structs, vload/vstore,
 /// atomics, barriers, program-scope constants.

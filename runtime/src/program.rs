@@ -1366,7 +1366,10 @@ mod tests {
     fn cl_clift_safe_turns_safe_mode_on_and_stays_in_binaries() {
         let parsed = CompileOptions::parse(b"-cl-mad-enable -cl-clift-safe").unwrap();
         assert!(parsed.safe && parsed.mad_enable);
-        assert_eq!(parsed.after_preprocessing(), b"-cl-mad-enable -cl-clift-safe");
+        assert_eq!(
+            parsed.after_preprocessing(),
+            b"-cl-mad-enable -cl-clift-safe"
+        );
         assert!(build_options(&parsed).codegen.safe);
     }
 }

@@ -489,6 +489,7 @@ float blur(global const float *x, size_t i, size_t n) {
     }
     return s;
 }
+float total(constant float *w) { return w[0] + w[1] + w[2]; }
 kernel void mixer(global const float *x, global float *y, global int *count,
                 local float *tile, global S *structs) {
     size_t i = get_global_id(0), l = get_local_id(0), n = get_global_size(0);
@@ -498,7 +499,7 @@ kernel void mixer(global const float *x, global float *y, global int *count,
     barrier(CLK_LOCAL_MEM_FENCE);
     float t = tile[(l + 1) % get_local_size(0)];
     global float *yp = y + i;
-    *yp = t + priv[3];
+    *yp = t + priv[3] * total(weights);
     if ((i & 3) == 0) {
         float4 v = vload4(i / 4, x);
         vstore4(v * 2.0f, i / 4, y + n);

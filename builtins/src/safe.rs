@@ -8,8 +8,9 @@
 //! through a pointer whose object the compiler can follow is checked inline against that
 //! object; where it cannot follow the pointer (one loaded from memory, a helper function's
 //! parameter) it calls [`clift_safe_object`] to find the object that holds the address.
-//! On a violation it calls [`clift_safe_violation`], which records the first one, and
-//! executes a trap, which the runtime's fault handler turns into the event's error.
+//! On a violation it records the launch's first one in [`Violation`] (claiming `site` with
+//! a compare-and-swap from 0, then writing the other fields and the site) and executes a
+//! trap, which the runtime's fault handler turns into the event's error.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -75,7 +76,13 @@ pub struct SafeLaunch {
 }
 
 impl SafeLaunch {
-    /// Byte offsets of the fields, for the code generator.
+    /// Byte offsets of the fields, for the code generator: the violation's site, address,
+    /// size, base and end, then the objects.
+    pub const OFFSET_SITE: i32 = 0;
+    pub const OFFSET_ADDRESS: i32 = 8;
+    pub const OFFSET_SIZE: i32 = 16;
+    pub const OFFSET_BASE: i32 = 24;
+    pub const OFFSET_END: i32 = 32;
     pub const OFFSET_OBJECTS: i32 = 40;
     /// Bytes of one [`SafeObject`].
     pub const OBJECT_SIZE: i32 = 24;
@@ -188,38 +195,9 @@ pub unsafe extern "C" fn clift_safe_object(
     }
 }
 
-/// Records a bounds violation, if it is the launch's first; the generated code then traps.
-///
-/// # Safety
-/// `launch` is the launch's table.
-pub unsafe extern "C" fn clift_safe_violation(
-    launch: *const SafeLaunch,
-    site: u64,
-    address: u64,
-    size: u64,
-    base: u64,
-    end: u64,
-) {
-    // SAFETY: the caller's contract.
-    let v = unsafe { &(*launch).violation };
-    if v.site
-        .compare_exchange(0, u64::MAX, Ordering::AcqRel, Ordering::Relaxed)
-        .is_ok()
-    {
-        v.address.store(address, Ordering::Relaxed);
-        v.size.store(size, Ordering::Relaxed);
-        v.base.store(base, Ordering::Relaxed);
-        v.end.store(end, Ordering::Relaxed);
-        v.site.store(site, Ordering::Release);
-    }
-}
-
 /// The symbols generated code calls.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
-    vec![
-        ("clift_safe_object", clift_safe_object as *const u8),
-        ("clift_safe_violation", clift_safe_violation as *const u8),
-    ]
+    vec![("clift_safe_object", clift_safe_object as *const u8)]
 }
 
 #[cfg(test)]
@@ -228,6 +206,27 @@ mod tests {
 
     #[test]
     fn field_offsets_match_the_constants() {
+        let v = |offset: usize| (std::mem::offset_of!(SafeLaunch, violation) + offset) as i32;
+        assert_eq!(
+            v(std::mem::offset_of!(Violation, site)),
+            SafeLaunch::OFFSET_SITE
+        );
+        assert_eq!(
+            v(std::mem::offset_of!(Violation, address)),
+            SafeLaunch::OFFSET_ADDRESS
+        );
+        assert_eq!(
+            v(std::mem::offset_of!(Violation, size)),
+            SafeLaunch::OFFSET_SIZE
+        );
+        assert_eq!(
+            v(std::mem::offset_of!(Violation, base)),
+            SafeLaunch::OFFSET_BASE
+        );
+        assert_eq!(
+            v(std::mem::offset_of!(Violation, end)),
+            SafeLaunch::OFFSET_END
+        );
         assert_eq!(
             std::mem::offset_of!(SafeLaunch, objects) as i32,
             SafeLaunch::OFFSET_OBJECTS
@@ -295,14 +294,21 @@ mod tests {
     }
 
     #[test]
-    fn only_the_first_violation_is_kept() {
+    fn a_recorded_violation_is_read_back_once_its_site_is_written() {
         let launch = SafeLaunch::new(&[], 0);
         assert_eq!(launch.first_violation(), None);
-        // SAFETY: `launch` is a live table.
-        unsafe {
-            clift_safe_violation(&launch, 3 | WRITE_BIT, 0x1004, 4, 0x1000, 0x1004);
-            clift_safe_violation(&launch, 5, 0x2000, 8, 0, 0);
-        }
+        let v = &launch.violation;
+        // What the generated code does: claim, fields, site.
+        assert!(
+            v.site
+                .compare_exchange(0, u64::MAX, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        );
+        v.address.store(0x1004, Ordering::Relaxed);
+        v.size.store(4, Ordering::Relaxed);
+        v.base.store(0x1000, Ordering::Relaxed);
+        v.end.store(0x1004, Ordering::Relaxed);
+        v.site.store(3 | WRITE_BIT, Ordering::Release);
         assert_eq!(
             launch.first_violation(),
             Some((3 | WRITE_BIT, 0x1004, 4, 0x1000, 0x1004))

@@ -12,8 +12,8 @@
 //! the launch's table (`clift_safe_object`, by address space); a private pointer of unknown
 //! origin is only checked against the null page.
 //!
-//! A failing check calls `clift_safe_violation` (which keeps the launch's first violation:
-//! site, address, size, object) and traps; the runtime's fault handler ends the event with
+//! A failing check records the launch's first violation (site, address, size, object) in
+//! its table and traps; the runtime's fault handler ends the event with
 //! the kernel's fault status and the runtime names the site from the kernel's site table
 //! (file:line:col of the access).
 
@@ -153,18 +153,20 @@ impl Lower<'_, '_> {
         if !self.safe() {
             return;
         }
-        let launch = self.launch();
-        let objects = self.b.ins().load(
-            types::I64,
-            super::invariant(),
-            launch,
-            SafeLaunch::OFFSET_OBJECTS,
-        );
-        let offset = index as i32 * SafeLaunch::OBJECT_SIZE + SafeLaunch::OBJECT_SIZE_FIELD;
-        let size = self
+        // Loads that stay where they are (before the work-item loop): movable ones would be
+        // placed at their uses, inside the loops.
+        let flags = MemFlagsData::trusted().with_readonly();
+        let group = self.group();
+        let launch = self
             .b
             .ins()
-            .load(types::I64, super::invariant(), objects, offset);
+            .load(types::I64, flags, group, WorkGroup::OFFSET_SAFE);
+        let objects = self
+            .b
+            .ins()
+            .load(types::I64, flags, launch, SafeLaunch::OFFSET_OBJECTS);
+        let offset = index as i32 * SafeLaunch::OBJECT_SIZE + SafeLaunch::OBJECT_SIZE_FIELD;
+        let size = self.b.ins().load(types::I64, flags, objects, offset);
         let end = self.b.ins().iadd(pointer, size);
         self.note_bounds(pointer, (pointer, end));
     }
@@ -327,12 +329,12 @@ impl Lower<'_, '_> {
             Some(b) => b,
             None => self.object_of(addr, space),
         };
+        // (An address within `size` bytes of 2^64, whose end wraps, is not user memory: the
+        // access faults, and the fault handler reports it.)
         let top = self.b.ins().iadd_imm_s(addr, size as i64);
         let below = self.b.ins().icmp(IntCC::UnsignedLessThan, addr, base);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, end);
-        let wraps = self.b.ins().icmp(IntCC::UnsignedLessThan, top, addr);
-        let outside = self.b.ins().bor(below, over);
-        let bad = self.b.ins().bor(outside, wraps);
+        let bad = self.b.ins().bor(below, over);
         let (fail, ok) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(bad, fail, &[], ok, &[]);
         self.b.set_cold_block(fail);
@@ -340,18 +342,52 @@ impl Lower<'_, '_> {
         self.b.seal_block(fail);
         self.state.safe_sites.push(span);
         let site = self.state.safe_sites.len() as u64 | if write { WRITE_BIT } else { 0 };
-        let launch = self.launch();
-        let site = self.b.ins().iconst(types::I64, site as i64);
-        let bytes = self.b.ins().iconst(types::I64, size as i64);
-        self.call_symbol_multi(
-            "clift_safe_violation",
-            &[launch, site, addr, bytes, base, end],
-            &[],
-        )?;
+        self.record_violation(site, addr, size, base, end);
         self.b.ins().trap(ir::TrapCode::unwrap_user(TRAP_CODE));
         self.b.switch_to_block(ok);
         self.b.seal_block(ok);
         Ok(())
+    }
+}
+
+impl Lower<'_, '_> {
+    /// Records a violation in the launch's table if it is the first
+    /// (`clift_builtins::safe::Violation`), without a call: a call, even on a cold path,
+    /// makes the register allocator keep a loop's values on the stack.
+    fn record_violation(&mut self, site: u64, addr: Value, size: u64, base: Value, end: Value) {
+        let launch = self.launch();
+        let flags = MemFlagsData::trusted();
+        let (zero, claimed) = (
+            self.b.ins().iconst(types::I64, 0),
+            self.b.ins().iconst(types::I64, -1),
+        );
+        // `site` is the first field: claimed with a compare-and-swap from 0, the other
+        // fields written, then the site (the runtime reads them after the launch).
+        let old = self.b.ins().atomic_cas(flags, launch, zero, claimed);
+        let first = self.b.ins().icmp_imm_s(IntCC::Equal, old, 0);
+        let (write, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(first, write, &[], done, &[]);
+        self.b.set_cold_block(write);
+        self.b.switch_to_block(write);
+        self.b.seal_block(write);
+        let bytes = self.b.ins().iconst(types::I64, size as i64);
+        for (offset, v) in [
+            (SafeLaunch::OFFSET_ADDRESS, addr),
+            (SafeLaunch::OFFSET_SIZE, bytes),
+            (SafeLaunch::OFFSET_BASE, base),
+            (SafeLaunch::OFFSET_END, end),
+        ] {
+            self.b.ins().store(flags, v, launch, offset);
+        }
+        self.b.ins().fence();
+        let site = self.b.ins().iconst(types::I64, site as i64);
+        self.b
+            .ins()
+            .store(flags, site, launch, SafeLaunch::OFFSET_SITE);
+        self.b.ins().jump(done, &[]);
+        self.b.set_cold_block(done);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
     }
 }
 

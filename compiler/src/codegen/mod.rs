@@ -171,6 +171,8 @@ pub(crate) struct ModuleState {
     pub safe_sites: Vec<crate::frontend::source::Span>,
     /// Safe mode: the list of program-scope variables (`func::safe::define_statics`).
     pub safe_statics: Option<cranelift_module::DataId>,
+    /// The size of each program-scope variable's data object.
+    pub global_sizes: Vec<u64>,
 }
 
 /// Compiles every kernel of `program`.
@@ -208,6 +210,7 @@ pub fn compile_with_sites(
         deferred: Vec::new(),
         safe_sites: Vec::new(),
         safe_statics: None,
+        global_sizes: Vec::new(),
     };
     // Helpers that synchronize the group exist only inlined into their kernels.
     let inlined_calls = inline::synchronizing(program);
@@ -469,6 +472,7 @@ fn declare_globals(state: &mut ModuleState, program: &tir::Program) -> Result<()
             .define_data(id, &data)
             .map_err(|e| CodegenError(e.to_string()))?;
         state.globals.push(id);
+        state.global_sizes.push(g.init.len() as u64);
     }
     Ok(())
 }

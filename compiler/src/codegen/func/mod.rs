@@ -538,7 +538,9 @@ impl Lower<'_, '_> {
                 let data = self.state.globals[g.0 as usize];
                 let gv = self.state.module.declare_data_in_func(data, self.b.func);
                 let addr = self.b.ins().symbol_value(types::I64, gv);
-                self.note_object(addr, p.ty.ty.size());
+                // Its defined size (an `extern` declaration may leave an array's open).
+                let size = self.state.global_sizes.get(g.0 as usize).copied();
+                self.note_object(addr, size.unwrap_or_else(|| p.ty.ty.size()));
                 PlaceRef::Mem(addr)
             }
             PlaceKind::Deref(e) => {
@@ -720,7 +722,9 @@ impl Lower<'_, '_> {
             }
         };
         let gv = self.state.module.declare_data_in_func(id, self.b.func);
-        Ok(self.b.ins().symbol_value(types::I64, gv))
+        let addr = self.b.ins().symbol_value(types::I64, gv);
+        self.note_object(addr, bytes.len() as u64);
+        Ok(addr)
     }
 
     /// Calls a builtins-library symbol with Cranelift values; returns its one result.

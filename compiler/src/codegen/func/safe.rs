@@ -90,7 +90,7 @@ pub(in crate::codegen) fn define_statics(
     bytes[..8].copy_from_slice(&(n as u64).to_ne_bytes());
     for (i, g) in program.globals.iter().enumerate() {
         let at = 8 + 16 * i + 8;
-        bytes[at..at + 8].copy_from_slice(&g.ty.ty.size().to_ne_bytes());
+        bytes[at..at + 8].copy_from_slice(&(g.init.len() as u64).to_ne_bytes());
     }
     let mut data = cranelift_module::DataDescription::new();
     data.define(bytes.into_boxed_slice());

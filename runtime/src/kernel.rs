@@ -587,14 +587,22 @@ impl PreparedLaunch {
         } else {
             format!("at offset {} of", address - base)
         };
-        let argument = (self.code.params.iter().zip(&self.safe_objects))
-            .enumerate()
-            .find(|(_, (p, o))| {
-                o.size == object_size
-                    && (o.base == base || (matches!(p.kind, ParamKind::Local) && o.size > 0))
-            })
-            .map(|(i, (p, _))| format!("argument {i} '{}', ", p.info.name))
-            .unwrap_or_default();
+        // The argument whose object it is: a buffer by its address; a `__local` argument
+        // (an offset in each group's own memory) by its size, when no other has that size.
+        let params = || self.code.params.iter().zip(&self.safe_objects).enumerate();
+        let is_local = |p: &KernelParam| matches!(p.kind, ParamKind::Local);
+        let buffer = params().find(|(_, (p, o))| !is_local(p) && o.size > 0 && o.base == base);
+        let locals: Vec<_> = params()
+            .filter(|(_, (p, o))| is_local(p) && o.size == object_size)
+            .collect();
+        let named = match (buffer, locals.as_slice()) {
+            (Some(found), _) => Some(found),
+            (None, [found]) => Some(*found),
+            _ => None,
+        };
+        let argument = named.map_or_else(String::new, |(i, (p, _))| {
+            format!("argument {i} '{}', ", p.info.name)
+        });
         format!("{head}: {position} {argument}an object of {object_size} bytes at {base:#x}")
     }
 }

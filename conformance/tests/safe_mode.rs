@@ -162,9 +162,8 @@ fn a_one_element_global_write_overrun_names_its_source_line() {
             format!("at offset 4000 of argument 0 'p', an object of 4000 bytes at {base:#x}"),
         ],
     );
-    // Every element before the end was written.
-    let data = fx.read::<i32>(&buffer, 1000);
-    assert!(data.iter().all(|&v| v == 7));
+    // (Which elements were written first is the workers' order: the groups not started
+    // when the violation stopped the launch are skipped.)
 }
 
 #[test]
@@ -313,7 +312,6 @@ kernel void tbl(global int *out) {
             "at offset 16 of an object of 16 bytes".into(),
         ],
     );
-    assert_eq!(fx.read::<i32>(&out, 4), vec![10, 20, 30, 40]);
 }
 
 #[test]

@@ -22,5 +22,6 @@ pub mod image;
 pub mod integer;
 pub mod math;
 pub mod printf;
+pub mod safe;
 pub mod signatures;
 pub mod types;

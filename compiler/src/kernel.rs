@@ -43,6 +43,9 @@ pub struct WorkGroup {
     /// The launch's "past its deadline" flag (an `AtomicBool`) when `CLIFT_KERNEL_TIMEOUT`
     /// is set (loop back edges read it, `crate::jit::watchdog`); null otherwise.
     pub watchdog: *const u8,
+    /// The launch's table of memory objects (a `clift_builtins::safe::SafeLaunch`) for a
+    /// kernel built in safe mode (`crate::codegen::safe`); null otherwise.
+    pub safe: *const u8,
 }
 
 impl WorkGroup {
@@ -57,6 +60,7 @@ impl WorkGroup {
     pub const OFFSET_PRIVATE_FRAMES: i32 = 136;
     pub const OFFSET_PRINTF_BUFFER: i32 = 144;
     pub const OFFSET_WATCHDOG: i32 = 152;
+    pub const OFFSET_SAFE: i32 = 160;
 }
 
 /// The machine code of a work-group function.
@@ -165,6 +169,10 @@ pub struct KernelCode {
     pub entry: WorkGroupFn,
     /// Keeps the JIT'd code alive for as long as any kernel of the program is.
     pub code_owner: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// Safe mode (`crate::codegen::CodegenOptions::safe`): where each bounds check of the
+    /// program is, as `file:line:col` (site `i + 1`); `None` for a build without checks,
+    /// whose launches need no table of objects.
+    pub safe_sites: Option<Arc<[String]>>,
 }
 
 #[cfg(test)]
@@ -206,5 +214,6 @@ mod tests {
             offset_of!(WorkGroup, watchdog) as i32,
             WorkGroup::OFFSET_WATCHDOG
         );
+        assert_eq!(offset_of!(WorkGroup, safe) as i32, WorkGroup::OFFSET_SAFE);
     }
 }

@@ -72,6 +72,7 @@ fn run(kernel: &KernelCode, range: Range, args: &[u64]) {
                 private_frames: std::ptr::null_mut(),
                 printf_buffer: std::ptr::null(),
                 watchdog: std::ptr::null(),
+                safe: std::ptr::null(),
             };
             // SAFETY: the argument block holds every parameter; the buffers outlive the call.
             unsafe { (kernel.entry)(block.as_ptr(), &group) };

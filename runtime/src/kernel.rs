@@ -8,6 +8,7 @@ pub use clift_compiler::kernel::{KernelCode, KernelParam, ParamInfo, ParamKind, 
 use khronos_headers::*;
 use parking_lot::Mutex;
 
+use clift_builtins::safe::{SafeLaunch, SafeObject, space as safe_space};
 use clift_compiler::kernel::MAX_ALIGN;
 
 use crate::device::{Device, limits};
@@ -303,12 +304,52 @@ impl Kernel {
         if self.local_need(args.values()) as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
+        let safe_objects = if self.code.safe_sites.is_some() {
+            self.safe_objects(args.values())
+        } else {
+            Vec::new()
+        };
         Ok(PreparedLaunch {
             code: Arc::clone(&self.launch_code),
             block,
             _buffers: buffers,
             local_size,
+            safe_objects,
         })
+    }
+
+    /// Safe mode: each parameter's object for the kernel's bounds checks (a buffer's
+    /// address and size, size 0 for NULL; a `__local` argument's offset in the group's
+    /// memory, laid out as [`packed::Args`] lays it out; nothing for by-value parameters,
+    /// images and samplers).
+    fn safe_objects(&self, values: &[Option<StoredArg>]) -> Vec<SafeObject> {
+        let mut local = self.code.static_local_size.checked_next_multiple_of(MAX_ALIGN);
+        (self.code.params.iter().zip(values))
+            .map(|(param, value)| match (value, &param.kind) {
+                (Some(StoredArg::Buffer(mem)), ParamKind::Buffer { constant }) => {
+                    let mem = mem.as_ref().and_then(Weak::upgrade);
+                    SafeObject {
+                        base: mem.as_ref().map_or(0, |m| m.base() as u64),
+                        size: mem.as_ref().map_or(0, |m| m.size() as u64),
+                        space: if *constant {
+                            safe_space::CONSTANT
+                        } else {
+                            safe_space::GLOBAL
+                        },
+                    }
+                }
+                (Some(StoredArg::Local(size)), ParamKind::Local) => {
+                    let base = local.unwrap_or(0) as u64;
+                    local = local.and_then(|t| local_total(t, [*size], MAX_ALIGN));
+                    SafeObject {
+                        base,
+                        size: *size as u64,
+                        space: safe_space::LOCAL,
+                    }
+                }
+                _ => SafeObject::default(),
+            })
+            .collect()
     }
 }
 
@@ -327,6 +368,8 @@ pub struct PreparedLaunch {
     /// Held until the command has run.
     _buffers: packed::Held,
     local_size: usize,
+    /// Safe mode: one object per parameter (empty for a kernel built without checks).
+    safe_objects: Vec<SafeObject>,
 }
 
 impl PreparedLaunch {
@@ -388,6 +431,7 @@ impl PreparedLaunch {
             private_frames: std::ptr::null_mut(),
             printf_buffer: std::ptr::null(),
             watchdog: std::ptr::null(),
+            safe: std::ptr::null(),
         };
         let code = &self.code.0;
         let entry = code.entry;
@@ -419,12 +463,20 @@ impl PreparedLaunch {
         let stopped = std::sync::atomic::AtomicBool::new(false);
         let first_fault = std::sync::OnceLock::new();
         let stack = code.private_mem_size;
+        // Safe mode: the table the kernel's checks read, and where it records a violation.
+        let safe_launch = SafeLaunch::new(&self.safe_objects, code.static_local_size as u64);
+        let safe_address = if code.safe_sites.is_some() {
+            &safe_launch as *const SafeLaunch as usize
+        } else {
+            0
+        };
         executor.run_ndrange(groups, local_total, stack, &|chunk| {
             let local = chunk.local.as_mut_ptr();
             let mut group = WorkGroup {
                 local_memory: local,
                 printf_buffer: printf_address as *const u8,
                 watchdog: watchdog as *const u8,
+                safe: safe_address as *const u8,
                 private_frames: if frame_bytes > 0 {
                     local.wrapping_add(frames_offset)
                 } else {
@@ -465,7 +517,10 @@ impl PreparedLaunch {
             let _ = out.write_all(&text).and_then(|()| out.flush());
         }
         match first_fault.into_inner() {
-            Some((fault, group)) => Err(self.report_fault(context, &fault, group, timed_out)),
+            Some((fault, group)) => {
+                let violation = safe_launch.first_violation();
+                Err(self.report_fault(context, &fault, group, timed_out, violation))
+            }
             None => Ok(()),
         }
     }
@@ -478,8 +533,11 @@ impl PreparedLaunch {
         fault: &crate::fault::Fault,
         group: [usize; 3],
         timed_out: bool,
+        violation: Option<(u64, u64, u64, u64, u64)>,
     ) -> crate::ClError {
-        let what = if timed_out && fault.signal == 4 {
+        let what = if let Some(v) = violation.filter(|_| fault.signal == 4) {
+            self.describe_violation(v)
+        } else if timed_out && fault.signal == 4 {
             format!(
                 "ran past {}={} s and was stopped",
                 clift_compiler::jit::watchdog::TIMEOUT_VAR,
@@ -503,6 +561,55 @@ impl PreparedLaunch {
         }
         context.notify(&message);
         crate::ClError(KERNEL_FAULT_STATUS)
+    }
+}
+
+impl PreparedLaunch {
+    /// What a safe-mode check found, for the fault's message: "made an out-of-bounds write
+    /// of 4 bytes at 0x... (<source>:3:5): 4 bytes past the end of argument 1 'out' (a
+    /// 4096-byte __global buffer at 0x...)".
+    fn describe_violation(
+        &self,
+        (site, address, size, base, end): (u64, u64, u64, u64, u64),
+    ) -> String {
+        let write = site & clift_builtins::safe::WRITE_BIT != 0;
+        let index = (site & !clift_builtins::safe::WRITE_BIT) as usize;
+        let at = (self.code.0.safe_sites.as_deref())
+            .and_then(|s| s.get(index.wrapping_sub(1)))
+            .map_or("an unknown position", String::as_str);
+        let access = if write { "write" } else { "read" };
+        let head = format!(
+            "made an out-of-bounds {access} of {size} bytes at address {address:#x} ({at}, safe mode)"
+        );
+        if address < clift_builtins::safe::NULL_PAGE {
+            return format!("{head}: through a NULL pointer");
+        }
+        if base == end {
+            return format!("{head}: no object of the launch holds that address");
+        }
+        let object_size = end.wrapping_sub(base);
+        let position = if address < base {
+            format!("{} bytes before the start of", base - address)
+        } else {
+            format!("at offset {} of", address - base)
+        };
+        // The argument whose object it is: a buffer by its address; a `__local` argument
+        // (an offset in each group's own memory) by its size, when no other has that size.
+        let params = || self.code.0.params.iter().zip(&self.safe_objects).enumerate();
+        let is_local = |p: &KernelParam| matches!(p.kind, ParamKind::Local);
+        let buffer = params().find(|(_, (p, o))| !is_local(p) && o.size > 0 && o.base == base);
+        let locals: Vec<_> = params()
+            .filter(|(_, (p, o))| is_local(p) && o.size == object_size)
+            .collect();
+        let named = match (buffer, locals.as_slice()) {
+            (Some(found), _) => Some(found),
+            (None, [found]) => Some(*found),
+            _ => None,
+        };
+        let argument = named.map_or_else(String::new, |(i, (p, _))| {
+            format!("argument {i} '{}', ", p.info.name)
+        });
+        format!("{head}: {position} {argument}an object of {object_size} bytes at {base:#x}")
     }
 }
 

@@ -117,6 +117,7 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             scalar_only: false,
             // CLIFT_VECTOR_REGISTERS=0 keeps vector types lane by lane.
             lanes_only: false,
+            safe: options.safe || clift_compiler::codegen::safe_from_env(),
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,
@@ -496,7 +497,15 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
     };
     let started = std::time::Instant::now();
     let cache = crate::build_cache::global();
-    if let Some((log, executable)) = cache.and_then(|c| c.get(text, options)) {
+    // CLIFT_SAFE changes the code as -cl-clift-safe does: part of the key (it is read once
+    // per process, so this only matters if that ever changes).
+    let key: std::borrow::Cow<'_, [u8]> =
+        if !parsed.safe && clift_compiler::codegen::safe_from_env() {
+            [options, b" -cl-clift-safe"].concat().into()
+        } else {
+            options.into()
+        };
+    if let Some((log, executable)) = cache.and_then(|c| c.get(text, &key)) {
         clift_log!(
             Build,
             Info,
@@ -532,7 +541,7 @@ fn build_text(text: &str, options: &[u8]) -> BuildOutcome {
         }
     };
     if let (Some(cache), Some(executable)) = (cache, &outcome.2) {
-        cache.insert(text, options, &outcome.1, executable.clone());
+        cache.insert(text, &key, &outcome.1, executable.clone());
     }
     if outcome.0 != CL_BUILD_SUCCESS {
         clift_log!(
@@ -815,6 +824,8 @@ pub struct CompileOptions {
     pub strict_aliasing: bool,
     /// `-g`: accepted, as by PoCL and clang; clift emits no debug information.
     pub debug_info: bool,
+    /// `-cl-clift-safe` (or `CLIFT_SAFE=1` in the environment): bounds-checked kernels.
+    pub safe: bool,
 }
 
 impl CompileOptions {
@@ -860,6 +871,7 @@ impl CompileOptions {
                     b"-cl-kernel-arg-info" => &mut parsed.kernel_arg_info,
                     b"-cl-strict-aliasing" => &mut parsed.strict_aliasing,
                     b"-g" => &mut parsed.debug_info,
+                    b"-cl-clift-safe" => &mut parsed.safe,
                     _ => return Err(invalid(&token)),
                 };
                 *flag = true;
@@ -911,6 +923,7 @@ impl CompileOptions {
             (self.opt_disable, "-cl-opt-disable "),
             (self.mad_enable, "-cl-mad-enable "),
             (self.kernel_arg_info, "-cl-kernel-arg-info "),
+            (self.safe, "-cl-clift-safe "),
             (self.cl_std == Some(ClStd::Cl10), "-cl-std=CL1.0 "),
             (self.cl_std == Some(ClStd::Cl11), "-cl-std=CL1.1 "),
             (self.cl_std == Some(ClStd::Cl12), "-cl-std=CL1.2 "),
@@ -1088,6 +1101,7 @@ mod tests {
         assert_eq!(parsed.cl_std, Some(ClStd::Cl12));
         assert!(parsed.mad_enable && parsed.math.fast_relaxed_math && parsed.no_warnings);
         assert!(parsed.warnings_are_errors && parsed.kernel_arg_info && parsed.opt_disable);
+        assert!(!parsed.safe);
         assert_eq!(
             CompileOptions::parse(b"").unwrap(),
             CompileOptions::default()
@@ -1347,5 +1361,17 @@ mod tests {
             bad.compile(&[0], b"", Vec::new()).unwrap_err().code(),
             CL_COMPILE_PROGRAM_FAILURE
         );
+    }
+
+    /// clift's own option: safe mode, kept in a binary's options (it shapes the code).
+    #[test]
+    fn cl_clift_safe_turns_safe_mode_on_and_stays_in_binaries() {
+        let parsed = CompileOptions::parse(b"-cl-mad-enable -cl-clift-safe").unwrap();
+        assert!(parsed.safe && parsed.mad_enable);
+        assert_eq!(
+            parsed.after_preprocessing(),
+            b"-cl-mad-enable -cl-clift-safe"
+        );
+        assert!(build_options(&parsed).codegen.safe);
     }
 }

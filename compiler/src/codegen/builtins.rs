@@ -518,14 +518,19 @@ impl Lower<'_, '_> {
                 // Math functions with a pointer output parameter (written lane by lane).
                 F::Fract | F::Frexp | F::Modf | F::Sincos | F::Remquo | F::LgammaR => {
                     let ptr_index = values.len() - 1;
-                    let out_ty = match &args[ptr_index].ty {
-                        Type::Pointer(p) => p.ty.element().unwrap_or(Scalar::Int),
-                        _ => Scalar::Int,
+                    let (out_ty, out_space) = match &args[ptr_index].ty {
+                        Type::Pointer(p) => (p.ty.element().unwrap_or(Scalar::Int), p.space),
+                        _ => (Scalar::Int, crate::frontend::types::AddressSpace::Private),
                     };
                     let addr = self
                         .b
                         .ins()
                         .iadd_imm_s(values[ptr_index][0], (l as u64 * out_ty.size()) as i64);
+                    // The library writes through it: checked here (a fault in the library
+                    // would not be recovered).
+                    self.same_object(values[ptr_index][0], addr);
+                    let span = args[ptr_index].span;
+                    self.check_access(addr, out_ty.size(), out_space, span, true)?;
                     let mut call_args: Vec<Value> = (0..ptr_index).map(|i| values[i][l]).collect();
                     call_args.push(addr);
                     // fract, modf and sincos of half store a half (16 bits).
@@ -672,6 +677,7 @@ impl Lower<'_, '_> {
         let t = clif_type(s);
         let it = if t.is_float() { t.as_int() } else { t };
         let p = values[0][0];
+        self.check_access(p, u64::from(it.bytes()), pointee.space, args[0].span, true)?;
         let flags = MemFlagsData::new();
         let operand = |this: &mut Self, v: Value| {
             if t.is_float() {
@@ -750,6 +756,10 @@ impl Lower<'_, '_> {
             .ins()
             .imul_imm_s(values[offset_index][0], (step as u64 * elem.size()) as i64);
         let base = self.b.ins().iadd(values[ptr_index][0], offset);
+        self.same_object(values[ptr_index][0], base);
+        let bytes = lanes as u64 * if half { 2 } else { elem.size() };
+        let span = args[ptr_index].span;
+        self.check_access(base, bytes, pointee.space, span, store)?;
         let size = elem.size() as i32;
         if !store {
             if half {
@@ -814,6 +824,11 @@ impl Lower<'_, '_> {
         };
         let elem_size = pointee.ty.size() as i64;
         let (dst, src, count) = (values[0][0], values[1][0], values[2][0]);
+        for (pointer, arg) in [(dst, &args[0]), (src, &args[1])] {
+            if let Type::Pointer(p) = &arg.ty {
+                self.find_object(pointer, p.space);
+            }
+        }
         let stride = if function == F::AsyncWorkGroupStridedCopy {
             Some(values[3][0])
         } else {
@@ -850,6 +865,17 @@ impl Lower<'_, '_> {
         };
         let s = self.b.ins().iadd(src, src_off);
         let d = self.b.ins().iadd(dst, dst_off);
+        if self.safe() {
+            // Each element of both sides, in its own object.
+            let space = |e: &Expr| match &e.ty {
+                Type::Pointer(p) => p.space,
+                _ => crate::frontend::types::AddressSpace::Private,
+            };
+            self.same_object(src, s);
+            self.same_object(dst, d);
+            self.check_access(s, elem_size as u64, space(&args[1]), args[1].span, false)?;
+            self.check_access(d, elem_size as u64, space(&args[0]), args[0].span, true)?;
+        }
         let config = self.state.isa.frontend_config();
         self.b.emit_small_memory_copy(
             config,

@@ -76,6 +76,15 @@ pub(crate) fn env_flag(var: &str, cell: &'static std::sync::OnceLock<bool>) -> b
     *cell.get_or_init(|| std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0"))
 }
 
+/// The environment variable that builds every program in safe mode (as `-cl-clift-safe`).
+pub const SAFE_VAR: &str = "CLIFT_SAFE";
+
+/// Whether `CLIFT_SAFE` asks for safe mode (read once).
+pub fn safe_from_env() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    env_flag(SAFE_VAR, &ON)
+}
+
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodegenError(pub String);
@@ -120,6 +129,9 @@ pub struct CodegenOptions {
     /// Keep explicit vector types (`float4`) lane by lane in the scalar code path instead of
     /// in vector registers, as `CLIFT_VECTOR_REGISTERS=0` does (tests compare the two).
     pub lanes_only: bool,
+    /// Safe mode (`-cl-clift-safe`, `CLIFT_SAFE=1`): every access through a pointer or an
+    /// index is bounds-checked (`func/safe.rs`); work-items run one at a time.
+    pub safe: bool,
 }
 
 /// Symbols the generated code may call: the builtins library.
@@ -132,6 +144,7 @@ fn builtin_symbols() -> HashMap<&'static str, *const u8> {
         clift_builtins::half::symbols(),
         clift_builtins::printf::symbols(),
         clift_builtins::image::symbols(),
+        clift_builtins::safe::symbols(),
     ] {
         map.extend(list);
     }
@@ -157,6 +170,12 @@ pub(crate) struct ModuleState {
     pub called_kernels: HashMap<FuncId, ClifFuncId>,
     /// Functions lowered but not compiled yet (see [`compile_deferred`]).
     pub deferred: Vec<Deferred>,
+    /// Safe mode: the position of each bounds check (site `i + 1`).
+    pub safe_sites: Vec<crate::frontend::source::Span>,
+    /// Safe mode: the list of program-scope variables (`func::safe::define_statics`).
+    pub safe_statics: Option<cranelift_module::DataId>,
+    /// The size of each program-scope variable's data object.
+    pub global_sizes: Vec<u64>,
 }
 
 /// Compiles every kernel of `program`.
@@ -168,6 +187,15 @@ pub fn compile(
     program: tir::Program,
     options: &CodegenOptions,
 ) -> Result<Vec<KernelCode>, CodegenError> {
+    compile_with_sites(program, options).map(|(kernels, _)| kernels)
+}
+
+/// [`compile`], with the position of each safe-mode check (site `i + 1`; empty unless
+/// `options.safe`), which the build turns into the kernels' site tables.
+pub fn compile_with_sites(
+    program: tir::Program,
+    options: &CodegenOptions,
+) -> Result<(Vec<KernelCode>, Vec<crate::frontend::source::Span>), CodegenError> {
     // Code that calls what does not exist cannot be finalized (the build reports these with
     // their positions before it gets here).
     if let Some(u) = link::unresolved(&program).first() {
@@ -187,6 +215,9 @@ pub fn compile(
         strings: HashMap::new(),
         called_kernels: HashMap::new(),
         deferred: Vec::new(),
+        safe_sites: Vec::new(),
+        safe_statics: None,
+        global_sizes: Vec::new(),
     };
     // Helpers that synchronize the group exist only inlined into their kernels.
     let inlined_calls = inline::synchronizing(&program);
@@ -204,6 +235,9 @@ pub fn compile(
     dump::uniform(program);
     check_supported(program, &syncs)?;
     declare_globals(&mut state, program)?;
+    if options.safe {
+        func::safe::define_statics(&mut state, program)?;
+    }
     // Declare every function first: calls may come before definitions.
     for (i, f) in program.functions.iter().enumerate() {
         let sig = func::item_signature(&state, f);
@@ -263,6 +297,8 @@ pub fn compile(
         // Kernels without barriers may also get a row function that runs 4 work-items per
         // step (`simd`); the reason it does not is reported in the build log.
         let vector_row = match plan {
+            // Checks are emitted by the scalar lowering only.
+            None if options.safe => Err("safe mode runs work-items one at a time".to_string()),
             None => simd::define_vector_row(&mut state, f, options),
             Some(_) => Err("it has barriers (regions are not vectorized yet)".to_string()),
         };
@@ -324,6 +360,7 @@ pub fn compile(
         .module
         .finalize_definitions()
         .map_err(|e| CodegenError(format!("finalizing the JIT module: {e}")))?;
+    let sites = std::mem::take(&mut state.safe_sites);
     let code: Vec<*const u8> = described
         .iter()
         .map(|d| state.module.get_finalized_function(d.entry))
@@ -352,10 +389,11 @@ pub fn compile(
                 arg_info: options.kernel_arg_info,
                 entry,
                 code_owner: Some(Arc::clone(&owner)),
+                safe_sites: None,
             }
         })
         .collect();
-    Ok(kernels)
+    Ok((kernels, sites))
 }
 
 /// Cranelift instructions from which a program counts as large (a build of seconds, whose
@@ -501,6 +539,7 @@ fn declare_globals(state: &mut ModuleState, program: &tir::Program) -> Result<()
             .define_data(id, &data)
             .map_err(|e| CodegenError(e.to_string()))?;
         state.globals.push(id);
+        state.global_sizes.push(g.init.len() as u64);
     }
     Ok(())
 }

@@ -86,6 +86,7 @@ pub fn run_1d_bytes(
             private_frames: frames.as_mut_ptr().cast(),
             printf_buffer: std::ptr::null(),
             watchdog: std::ptr::null(),
+            safe: std::ptr::null(),
         };
         // SAFETY: the block holds every parameter the kernel reads; the buffers outlive the call.
         unsafe { (kernel.entry)(block.as_ptr(), &group) };

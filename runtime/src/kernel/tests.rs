@@ -37,6 +37,7 @@ fn code(
         arg_info: false,
         entry,
         code_owner: None,
+        safe_sites: None,
     })
 }
 

@@ -20,7 +20,7 @@ impl Lower<'_, '_> {
         match &e.kind {
             ExprKind::Const(c) => self.constant(c, &e.ty),
             ExprKind::Load(p) => {
-                let r = self.place(p)?;
+                let r = self.access_place(p, false)?;
                 self.load(&r, &p.ty.ty)
             }
             ExprKind::AddressOf(p) => match self.place(p)? {
@@ -33,7 +33,7 @@ impl Lower<'_, '_> {
                 value,
                 op_ty,
             } => {
-                let r = self.place(place)?;
+                let r = self.access_place(place, true)?;
                 let v = self.expr(value)?;
                 let new = match op {
                     None => v,
@@ -47,11 +47,13 @@ impl Lower<'_, '_> {
                         let current = self.load(&r, &place.ty.ty)?[0];
                         let wide = self.convert_to(v, &value.ty, &Type::Scalar(Scalar::Long))?[0];
                         let scaled = self.b.ins().imul_imm_s(wide, pointee.ty.size() as i64);
-                        vec![if *op == BinaryOp::Sub {
+                        let moved = if *op == BinaryOp::Sub {
                             self.b.ins().isub(current, scaled)
                         } else {
                             self.b.ins().iadd(current, scaled)
-                        }]
+                        };
+                        self.same_object(current, moved);
+                        vec![moved]
                     }
                     Some(op) => {
                         let current = self.load(&r, &place.ty.ty)?;
@@ -68,16 +70,17 @@ impl Lower<'_, '_> {
                 increment,
                 prefix,
             } => {
-                let r = self.place(place)?;
+                let r = self.access_place(place, true)?;
                 let old = self.load(&r, &place.ty.ty)?;
                 let new: Lanes = match &place.ty.ty {
                     Type::Pointer(p) => {
                         let step = p.ty.size() as i64;
-                        vec![
-                            self.b
-                                .ins()
-                                .iadd_imm_s(old[0], if *increment { step } else { -step }),
-                        ]
+                        let moved = self
+                            .b
+                            .ins()
+                            .iadd_imm_s(old[0], if *increment { step } else { -step });
+                        self.same_object(old[0], moved);
+                        vec![moved]
                     }
                     ty => {
                         let s = ty
@@ -162,12 +165,17 @@ impl Lower<'_, '_> {
                 let Type::Pointer(pointee) = &pointer.ty else {
                     return unsupported("pointer arithmetic");
                 };
+                // The object of a pointer the generator cannot follow is found before the
+                // offset moves the address off it.
+                self.find_object(p, pointee.space);
                 let scaled = self.b.ins().imul_imm_s(o, pointee.ty.size() as i64);
-                Ok(vec![if *subtract {
+                let moved = if *subtract {
                     self.b.ins().isub(p, scaled)
                 } else {
                     self.b.ins().iadd(p, scaled)
-                }])
+                };
+                self.same_object(p, moved);
+                Ok(vec![moved])
             }
             ExprKind::PointerDiff { lhs, rhs } => {
                 let (l, r) = (self.expr(lhs)?[0], self.expr(rhs)?[0]);

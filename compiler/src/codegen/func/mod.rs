@@ -23,6 +23,7 @@ mod packed;
 mod packed_ops;
 mod resumable;
 mod rows;
+pub(in crate::codegen) mod safe;
 mod stmt;
 
 pub(in crate::codegen) use packed::Shape;
@@ -187,6 +188,8 @@ pub(super) struct Lower<'a, 'b> {
     done_flag: Option<u32>,
     /// In a resumable kernel ([`resumable`]): where each barrier resumes.
     resume: Option<resumable::ResumePoints>,
+    /// Safe mode's state (`safe`): `Some` in a safe build.
+    safe: Option<Box<safe::SafeLower>>,
 }
 
 impl<'a, 'b> Lower<'a, 'b> {
@@ -218,6 +221,7 @@ impl<'a, 'b> Lower<'a, 'b> {
             sret: None,
             done_flag: None,
             resume: None,
+            safe: options.safe.then(Default::default),
         }
     }
 }
@@ -311,6 +315,7 @@ impl Lower<'_, '_> {
             };
             self.storage.push(storage);
         }
+        self.declare_shadows();
     }
 
     /// Stores the incoming parameters (from the signature, or for kernels from the argument
@@ -357,7 +362,9 @@ impl Lower<'_, '_> {
                 let offset = layout.offsets[i] as i32;
                 let value = match param_kind(&ty) {
                     ParamKind::Buffer { .. } => {
-                        vec![self.b.ins().load(types::I64, flags, args, offset)]
+                        let pointer = self.b.ins().load(types::I64, flags, args, offset);
+                        self.note_parameter(i, pointer);
+                        vec![pointer]
                     }
                     ParamKind::Local => {
                         let off = self.b.ins().load(types::I64, flags, args, offset);
@@ -368,7 +375,9 @@ impl Lower<'_, '_> {
                             group,
                             WorkGroup::OFFSET_LOCAL_MEMORY,
                         );
-                        vec![self.b.ins().iadd(base, off)]
+                        let pointer = self.b.ins().iadd(base, off);
+                        self.note_parameter(i, pointer);
+                        vec![pointer]
                     }
                     ParamKind::Sampler => vec![self.b.ins().load(types::I32, flags, args, offset)],
                     // The address of the image's descriptor.
@@ -538,13 +547,27 @@ impl Lower<'_, '_> {
 
     fn place(&mut self, p: &Place) -> Result<PlaceRef> {
         Ok(match &p.kind {
-            PlaceKind::Local(id) => self.local_ref(*id),
+            PlaceKind::Local(id) => {
+                let r = self.local_ref(*id);
+                if let PlaceRef::Mem(addr) = r {
+                    self.note_object(addr, p.ty.ty.size());
+                }
+                r
+            }
             PlaceKind::Global(g) => {
                 let data = self.state.globals[g.0 as usize];
                 let gv = self.state.module.declare_data_in_func(data, self.b.func);
-                PlaceRef::Mem(self.b.ins().symbol_value(types::I64, gv))
+                let addr = self.b.ins().symbol_value(types::I64, gv);
+                // Its defined size (an `extern` declaration may leave an array's open).
+                let size = self.state.global_sizes.get(g.0 as usize).copied();
+                self.note_object(addr, size.unwrap_or_else(|| p.ty.ty.size()));
+                PlaceRef::Mem(addr)
             }
-            PlaceKind::Deref(e) => PlaceRef::Mem(self.expr(e)?[0]),
+            PlaceKind::Deref(e) => {
+                let pointer = self.expr(e)?[0];
+                self.find_object(pointer, p.ty.space);
+                PlaceRef::Mem(pointer)
+            }
             // A struct value is held by its address.
             PlaceKind::Value(e) => PlaceRef::Mem(self.expr(e)?[0]),
             PlaceKind::Element { array, index } => {
@@ -554,7 +577,9 @@ impl Lower<'_, '_> {
                 let i = self.expr(index)?[0];
                 let i = self.index_to_i64(i, &index.ty);
                 let scaled = self.b.ins().imul_imm_s(i, p.ty.ty.size() as i64);
-                PlaceRef::Mem(self.b.ins().iadd(base, scaled))
+                let addr = self.b.ins().iadd(base, scaled);
+                self.same_object(base, addr);
+                PlaceRef::Mem(addr)
             }
             PlaceKind::Field { record, field } => {
                 let PlaceRef::Mem(base) = self.place(record)? else {
@@ -564,7 +589,9 @@ impl Lower<'_, '_> {
                     return unsupported("field of a non-record");
                 };
                 let offset = r.fields[*field as usize].offset;
-                PlaceRef::Mem(self.b.ins().iadd_imm_s(base, offset as i64))
+                let addr = self.b.ins().iadd_imm_s(base, offset as i64);
+                self.same_object(base, addr);
+                PlaceRef::Mem(addr)
             }
             PlaceKind::Lanes { vector, lanes } => {
                 let Type::Vector(s, n) = vector.ty.ty else {
@@ -597,7 +624,9 @@ impl Lower<'_, '_> {
             PlaceRef::Var(id) => match &self.storage[id.0 as usize] {
                 Storage::Vars(vars) => {
                     let vars = vars.clone();
-                    Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect())
+                    let lanes: Lanes = vars.into_iter().map(|v| self.b.use_var(v)).collect();
+                    self.shadow_load(*id, &lanes);
+                    Ok(lanes)
                 }
                 Storage::Packed(vars, s) => {
                     let (vars, s) = (vars.clone(), *s);
@@ -643,7 +672,9 @@ impl Lower<'_, '_> {
         match p {
             PlaceRef::Var(id) => match &self.storage[id.0 as usize] {
                 Storage::Vars(vars) => {
-                    for (var, v) in vars.clone().into_iter().zip(value) {
+                    let vars = vars.clone();
+                    self.shadow_store(*id, &value);
+                    for (var, v) in vars.into_iter().zip(value) {
                         self.b.def_var(var, v);
                     }
                 }
@@ -742,7 +773,9 @@ impl Lower<'_, '_> {
             }
         };
         let gv = self.state.module.declare_data_in_func(id, self.b.func);
-        Ok(self.b.ins().symbol_value(types::I64, gv))
+        let addr = self.b.ins().symbol_value(types::I64, gv);
+        self.note_object(addr, bytes.len() as u64);
+        Ok(addr)
     }
 
     /// Calls a builtins-library symbol with Cranelift values; returns its one result.

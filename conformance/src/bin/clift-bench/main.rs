@@ -5,8 +5,11 @@
 //! the ratio between them and against the machine's own limit (host memcpy bandwidth).
 //!
 //! ```text
-//! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling] [--only SECTION]
+//! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling] [--safe] [--only SECTION]
 //! ```
+//!
+//! `--safe` measures clift in safe mode (`CLIFT_SAFE=1`: every access bounds-checked); its
+//! column is labelled "clift (safe)". Run once with and once without it to see the cost.
 //!
 //! `--only` runs one section: `transfer`, `launch`, `kernels` or `vectors` (a scaling run of the launch
 //! rows alone takes seconds, not minutes).
@@ -47,6 +50,11 @@ fn main() {
     // kernel cache is turned off too, in `driver::pocl_library`).
     unsafe { std::env::set_var("CLIFT_BUILD_CACHE", "0") };
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let safe = args.iter().any(|a| a == "--safe");
+    if safe {
+        // SAFETY: as above (before any thread and before the drivers load).
+        unsafe { std::env::set_var("CLIFT_SAFE", "1") };
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let path_after = |flag: &str| {
         args.windows(2)
@@ -86,7 +94,10 @@ fn main() {
 
     let mut drivers = Vec::new();
     for (name, path) in [
-        ("clift", driver::clift_library()),
+        (
+            if safe { "clift (safe)" } else { "clift" },
+            driver::clift_library(),
+        ),
         ("PoCL", driver::pocl_library()),
     ] {
         match path.and_then(|p| Driver::open(name, &p)) {
@@ -171,6 +182,9 @@ fn scaling_runs(quick: bool, only: Option<&str>) -> Vec<(usize, String)> {
             .stdout(std::process::Stdio::null());
         if quick {
             child.arg("--quick");
+        }
+        if std::env::var_os("CLIFT_SAFE").is_some() {
+            child.arg("--safe");
         }
         if let Some(section) = only {
             child.args(["--only", section]);

@@ -313,7 +313,7 @@ impl Lower<'_, '_> {
     }
 
     /// Stores a kernel's argument values ([`Lower::kernel_arguments`]) into its parameters.
-    fn store_parameters(&mut self, values: Vec<Lanes>) -> Result<()> {
+    pub(in crate::codegen) fn store_parameters(&mut self, values: Vec<Lanes>) -> Result<()> {
         let ids: Vec<LocalId> = self.func.param_ids().collect();
         for (id, value) in ids.into_iter().zip(values) {
             let ty = self.func.local(id).ty.ty.clone();
@@ -516,7 +516,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    fn place(&mut self, p: &Place) -> Result<PlaceRef> {
+    pub(in crate::codegen) fn place(&mut self, p: &Place) -> Result<PlaceRef> {
         Ok(match &p.kind {
             PlaceKind::Local(id) => self.local_ref(*id),
             PlaceKind::Global(g) => {

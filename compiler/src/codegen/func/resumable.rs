@@ -129,6 +129,7 @@ pub(in crate::codegen) fn define_resumable_kernel(
         }],
         frame_size: frames.size,
         done_flag: frames.done_flag,
+        vectorized: Err("the work-group planner cannot split it at its barriers".into()),
     })
 }
 

@@ -322,6 +322,10 @@ pub(super) fn define_work_group_function(
                 // The kernel's function loops over dimension 0 itself: one call per row,
                 // after the vectorized row function's, which says where the row goes on.
                 wg.vector = vector_row.map(|v| state.module.declare_func_in_func(v, b.func));
+                if wg.vector.is_none() {
+                    let zero = b.ins().iconst(ptr, 0);
+                    b.ins().store(flags, zero, item, item_context::ROW_START);
+                }
                 wg.rows_only = true;
                 wg.all_items(&mut b, callee);
             }
@@ -450,11 +454,6 @@ impl GroupEmitter {
                     let done = b.inst_results(call)[0];
                     b.ins()
                         .store(flags, done, self.item, item_context::ROW_START);
-                } else if self.rows_only {
-                    // Without a vectorized row function the row starts at local id 0.
-                    let zero = b.ins().iconst(ptr, 0);
-                    b.ins()
-                        .store(flags, zero, self.item, item_context::ROW_START);
                 }
                 b.ins().call(callee, &[self.item]);
                 b.ins().jump(latch[0], &[]);
@@ -557,6 +556,16 @@ impl GroupEmitter {
                     // first.
                     let callee = func_ref(b, state, refs, *scalar);
                     self.vector = vector.map(|v| func_ref(b, state, refs, v));
+                    if self.vector.is_none() {
+                        // Without a vectorized row function each row starts at local id 0.
+                        let zero = b.ins().iconst(ir::types::I64, 0);
+                        b.ins().store(
+                            MemFlagsData::trusted(),
+                            zero,
+                            self.item,
+                            item_context::ROW_START,
+                        );
+                    }
                     self.rows_only = true;
                     self.all_items(b, callee);
                     self.vector = None;

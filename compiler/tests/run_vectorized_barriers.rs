@@ -77,7 +77,7 @@ fn run(
     bufs: &mut [Vec<u8>],
 ) {
     // Canaries after each buffer and after the group's memory: nothing writes past them.
-    const CANARY: usize = 256;
+    const CANARY: usize = 4096;
     let lengths: Vec<usize> = bufs.iter().map(Vec::len).collect();
     for b in bufs.iter_mut() {
         b.resize(b.len() + CANARY, 0x5a);

@@ -482,7 +482,7 @@ impl Lower<'_, '_> {
     }
 
     /// The address of byte `offset` of the group's first frame (uniform variables).
-    fn shared_frame_address(&mut self, offset: u32) -> Value {
+    pub(in crate::codegen) fn shared_frame_address(&mut self, offset: u32) -> Value {
         let group = self.group();
         let frames = self.b.ins().load(
             types::I64,

@@ -178,6 +178,9 @@ impl VecLower<'_, '_> {
             None
         };
         let gx = self.l.global_counter(stmts);
+        if !region.load_parameters {
+            self.hoist_shared(stmts, frames)?;
+        }
         let first = self.l.b.use_var(gx);
         let end = self.l.b.ins().iadd(first, size);
         let fits =
@@ -267,6 +270,8 @@ impl VecLower<'_, '_> {
         }
         self.l.b.ins().jump(head, &[]);
         self.l.b.switch_to_block(exit);
+        // The scalar row function that runs the rest finds the row's first frame there.
+        self.set_frame(row_frame);
         self.l.b.ins().return_(&[count]);
         self.l.b.seal_all_blocks();
         Ok(())
@@ -280,6 +285,33 @@ impl VecLower<'_, '_> {
             self.l.item,
             item_context::FRAME,
         );
+    }
+
+    /// Reads the variables kept once for the group that the region names but does not
+    /// write once, before its loop (each step would read them again from memory).
+    fn hoist_shared(&mut self, stmts: &[Stmt], frames: &FrameLayout) -> Result<()> {
+        let mut written = Vec::new();
+        for_each_stmt_expr(stmts, &mut |e| writes(e, &mut written));
+        written.extend(declared_in(stmts));
+        let mut used: Vec<LocalId> = locals_used(stmts)
+            .into_iter()
+            .filter(|id| frames.shared.contains(id) && !written.contains(id))
+            .collect();
+        used.sort();
+        for id in used {
+            let local = self.f.local(id);
+            let (Some(&offset), Some((t, n))) = (frames.offsets.get(&id), lane_types(&local.ty.ty))
+            else {
+                continue;
+            };
+            let ty = local.ty.ty.clone();
+            let addr = self.l.shared_frame_address(offset);
+            let value = self.l.load(&PlaceRef::Mem(addr), &ty)?;
+            let vars = (0..n).map(|_| self.l.b.declare_var(t)).collect();
+            self.l.storage[id.0 as usize] = Storage::Vars(vars);
+            self.l.store(&PlaceRef::Var(id), &ty, value)?;
+        }
+        Ok(())
     }
 
     /// Moves the uniform variables kept per item that the region names into SSA variables,

@@ -349,7 +349,8 @@ fn varying_branches_between_barriers_and_values_live_across_them() {
             &[vec![0; n * 4]],
         );
         let got = i32s(&out);
-        for g in 0..n {
+        assert_eq!(got.len(), n);
+        for (g, &value) in got.iter().enumerate() {
             let (lid, gs) = ((g % group) as i32, group as i32);
             let v_of = |l: i32| if l % 3 == 0 { l * 3 + 100 } else { l * 3 };
             let w_of = |l: i32| {
@@ -368,7 +369,7 @@ fn varying_branches_between_barriers_and_values_live_across_them() {
             } else {
                 w_of(lid)
             };
-            assert_eq!(got[g], expect, "group {group}, item {g}");
+            assert_eq!(value, expect, "group {group}, item {g}");
         }
     }
 }
@@ -420,7 +421,8 @@ fn variables_written_in_several_regions_of_a_group_loop() {
             &[vec![0; n * 4]],
         );
         let got = i32s(&out);
-        for g in 0..n {
+        assert_eq!(got.len(), n);
+        for (g, &value) in got.iter().enumerate() {
             let lid = (g % group) as i32;
             let (mut acc, mut u) = (0, 1);
             for i in 0..3 {
@@ -428,7 +430,7 @@ fn variables_written_in_several_regions_of_a_group_loop() {
                 acc += (next + i * u) * (i + 1);
                 u += 3;
             }
-            assert_eq!(got[g], acc * 7 + u, "item {g}");
+            assert_eq!(value, acc * 7 + u, "item {g}");
         }
     }
 }

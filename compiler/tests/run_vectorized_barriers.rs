@@ -493,6 +493,6 @@ fn a_kernel_that_returns_early_runs_its_regions_scalar_with_the_reason() {
     let k = kernel(source, "k", false);
     assert_eq!(
         k.vectorized,
-        Err("region 1 (of 2) is not vectorized: it returns before its end".to_string())
+        Err("region 1 of 2 runs scalar: it returns before its end".to_string())
     );
 }

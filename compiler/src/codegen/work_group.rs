@@ -83,6 +83,7 @@ pub(super) fn define_barrier_kernel(
         options,
         frames: &plan.frames,
         count: 0,
+        regions: 0,
         declined: Vec::new(),
     };
     // The parameters are loaded by the first region: the plan's own where it starts with
@@ -102,8 +103,8 @@ pub(super) fn define_barrier_kernel(
     let vectorized = match steps.declined.first() {
         None => Ok(()),
         Some((n, why)) => Err(format!(
-            "region {n} (of {}) is not vectorized: {why}",
-            steps.count
+            "region {n} of {} runs scalar: {why}",
+            steps.regions
         )),
     };
     Ok(BarrierPlan {
@@ -124,6 +125,8 @@ struct StepLowering<'a, 'b> {
     frames: &'a FrameLayout,
     /// The functions declared so far (they are numbered from 1).
     count: u32,
+    /// The regions lowered so far (numbered from 1, in the order they come).
+    regions: u32,
     /// The regions whose vectorized row function was declined (their number), and why.
     declined: Vec<(u32, String)>,
 }
@@ -225,6 +228,7 @@ impl StepLowering<'_, '_> {
         let frames = self.frames;
         self.lower(&mut ctx, |l| l.region(stmts, frames, load_parameters))?;
         let scalar = self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))?;
+        self.regions += 1;
         // The prologue that only loads the parameters has nothing to vectorize.
         let vector = if stmts.is_empty() {
             None
@@ -238,7 +242,7 @@ impl StepLowering<'_, '_> {
             match simd::define_vector_region(self.state, self.f, &region, self.options) {
                 Ok(v) => Some(v),
                 Err(why) => {
-                    self.declined.push((self.count, why));
+                    self.declined.push((self.regions, why));
                     None
                 }
             }

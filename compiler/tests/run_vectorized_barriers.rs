@@ -142,7 +142,8 @@ fn run(
 }
 
 /// Runs kernel `name` of `source` both ways; `bufs` are the buffers' initial bytes and the
-/// last one is the output. Checks that the kernel runs by regions, vectorized, and returns
+/// last one is the output. Checks that the kernel runs by regions where it has barriers,
+/// vectorized, and returns
 /// the output (the same both ways, bit for bit).
 fn both(
     source: &str,
@@ -155,7 +156,12 @@ fn both(
     let mut outputs = Vec::new();
     for scalar_only in [true, false] {
         let k = kernel(source, name, scalar_only);
-        assert_eq!(k.execution, Execution::BarrierRegions, "{name}");
+        let expected = if source.contains("barrier(") {
+            Execution::BarrierRegions
+        } else {
+            Execution::WorkItemLoop
+        };
+        assert_eq!(k.execution, expected, "{name}");
         if !scalar_only {
             assert_eq!(k.vectorized, Ok(4), "{name}");
         }
@@ -495,4 +501,32 @@ fn a_kernel_that_returns_early_runs_its_regions_scalar_with_the_reason() {
         k.vectorized,
         Err("region 1 of 2 runs scalar: it returns before its end".to_string())
     );
+}
+
+#[test]
+fn elements_of_constant_arrays_at_varying_indices() {
+    // Not a barrier kernel: array elements in memory are addressed like pointers' (a
+    // gather where the index is not consecutive, one vector load where it is).
+    let source = "constant int tbl[5] = {3, -1, 4, 1, -5};
+        constant int grid[8][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}, {10, 11}, {12, 13}, {14, 15}};
+        constant int ramp[16] = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150};
+        kernel void lut(global int *out) {
+            int i = get_global_id(0);
+            out[i] = tbl[i % 5] * 1000 + grid[(i * 3) & 7][i & 1] * 10 + ramp[i & 15];
+        }";
+    let n = 40;
+    let out = i32s(&both(
+        source,
+        "lut",
+        [n, 1, 1],
+        [8, 1, 1],
+        &[Arg::Buffer(0)],
+        &[vec![0; n * 4]],
+    ));
+    let tbl = [3, -1, 4, 1, -5];
+    for (i, &value) in out.iter().enumerate() {
+        let g = (i * 3) & 7;
+        let expect = tbl[i % 5] * 1000 + (2 * g + (i & 1)) as i32 * 10 + (i & 15) as i32 * 10;
+        assert_eq!(value, expect, "item {i}");
+    }
 }

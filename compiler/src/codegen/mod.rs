@@ -300,7 +300,7 @@ pub fn compile_with_sites(
             // Checks are emitted by the scalar lowering only.
             None if options.safe => Err("safe mode runs work-items one at a time".to_string()),
             None => simd::define_vector_row(&mut state, f, options),
-            Some(_) => Err("it has barriers (regions are not vectorized yet)".to_string()),
+            Some(_) => Err(String::new()),
         };
         let entry = work_group::define_work_group_function(
             &mut state,
@@ -310,7 +310,11 @@ pub fn compile_with_sites(
             vector_row.clone().ok(),
             &mut fctx,
         )?;
-        vectorized.insert(id, vector_row.map(|_| simd::WIDTH as u32));
+        let status = match plan {
+            None => vector_row.map(|_| simd::WIDTH as u32),
+            Some(p) => p.vectorized.clone().map(|()| simd::WIDTH as u32),
+        };
+        vectorized.insert(id, status);
         let frame_size = plan.map_or(0, |p| p.frame_size as usize);
         entries.push((id, entry, layout, static_local, frame_size));
     }

@@ -13,7 +13,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 
 use super::func::{Lower, Result};
-use super::{CodegenError, CodegenOptions, ModuleState, dump, item_context};
+use super::{CodegenError, CodegenOptions, ModuleState, dump, item_context, simd};
 use crate::frontend::tir::{self, Expr, FuncId, Stmt};
 use crate::kernel::WorkGroup;
 use crate::passes::barriers::{self, FrameLayout, Step};
@@ -21,8 +21,12 @@ use crate::passes::barriers::{self, FrameLayout, Step};
 /// What the work-group function of a kernel with barriers runs: regions for every
 /// work-item, and the control flow around barriers once for the group.
 pub(crate) enum WgNode {
-    /// A region function, run for every work-item.
-    Region(ClifFuncId),
+    /// A region function, run for every work-item; its vectorized row function (`simd`)
+    /// first where it has one.
+    Region {
+        scalar: ClifFuncId,
+        vector: Option<ClifFuncId>,
+    },
     If {
         cond: ClifFuncId,
         then_nodes: Vec<WgNode>,
@@ -57,6 +61,8 @@ pub(crate) struct BarrierPlan {
     pub frame_size: u32,
     /// The frame offset of each item's "done" flag (set when it returns).
     pub done_flag: u32,
+    /// Why some region runs scalar (`Ok`: every region is vectorized).
+    pub vectorized: std::result::Result<(), String>,
 }
 
 /// Lowers a kernel with barriers by its plan (`passes::barriers`): each step becomes a
@@ -77,14 +83,35 @@ pub(super) fn define_barrier_kernel(
         options,
         frames: &plan.frames,
         count: 0,
+        regions: 0,
+        declined: Vec::new(),
     };
-    let prologue = steps.region(&[], true)?;
-    let mut nodes = vec![WgNode::Region(prologue)];
-    nodes.extend(steps.steps(&plan.steps)?);
+    // The parameters are loaded by the first region: the plan's own where it starts with
+    // one (one loop over the items less per group), else one of no statements.
+    let mut nodes = Vec::new();
+    let rest = match plan.steps.split_first() {
+        Some((Step::Region(stmts), rest)) => {
+            nodes.push(steps.region(stmts, true)?);
+            rest
+        }
+        _ => {
+            nodes.push(steps.region(&[], true)?);
+            &plan.steps[..]
+        }
+    };
+    nodes.extend(steps.steps(rest)?);
+    let vectorized = match steps.declined.first() {
+        None => Ok(()),
+        Some((n, why)) => Err(format!(
+            "region {n} of {} runs scalar: {why}",
+            steps.regions
+        )),
+    };
     Ok(BarrierPlan {
         nodes,
         frame_size: plan.frames.size,
         done_flag: plan.frames.done_flag,
+        vectorized,
     })
 }
 
@@ -98,6 +125,10 @@ struct StepLowering<'a, 'b> {
     frames: &'a FrameLayout,
     /// The functions declared so far (they are numbered from 1).
     count: u32,
+    /// The regions lowered so far (numbered from 1, in the order they come).
+    regions: u32,
+    /// The regions whose vectorized row function was declined (their number), and why.
+    declined: Vec<(u32, String)>,
 }
 
 impl StepLowering<'_, '_> {
@@ -107,7 +138,7 @@ impl StepLowering<'_, '_> {
 
     fn step(&mut self, step: &Step) -> Result<WgNode> {
         Ok(match step {
-            Step::Region(stmts) => WgNode::Region(self.region(stmts, false)?),
+            Step::Region(stmts) => self.region(stmts, false)?,
             Step::Once(stmts) => WgNode::Once(self.once(stmts)?),
             Step::If {
                 cond,
@@ -192,11 +223,31 @@ impl StepLowering<'_, '_> {
         Ok(id)
     }
 
-    fn region(&mut self, stmts: &[Stmt], load_parameters: bool) -> Result<ClifFuncId> {
+    fn region(&mut self, stmts: &[Stmt], load_parameters: bool) -> Result<WgNode> {
         let (id, mut ctx) = self.declare(None)?;
         let frames = self.frames;
         self.lower(&mut ctx, |l| l.region(stmts, frames, load_parameters))?;
-        self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))
+        let scalar = self.define(id, ctx, &format!("{} region {}", self.f.name, self.count))?;
+        self.regions += 1;
+        // The prologue that only loads the parameters has nothing to vectorize.
+        let vector = if stmts.is_empty() {
+            None
+        } else {
+            let region = simd::Region {
+                stmts,
+                frames,
+                load_parameters,
+                name: format!("clift_vec{}_{}_part{}", self.id.0, self.f.name, self.count),
+            };
+            match simd::define_vector_region(self.state, self.f, &region, self.options) {
+                Ok(v) => Some(v),
+                Err(why) => {
+                    self.declined.push((self.regions, why));
+                    None
+                }
+            }
+        };
+        Ok(WgNode::Region { scalar, vector })
     }
 
     fn once(&mut self, stmts: &[Stmt]) -> Result<ClifFuncId> {
@@ -504,11 +555,24 @@ impl GroupEmitter {
                     self.set_first_item(b);
                     b.ins().call(callee, &[self.item]);
                 }
-                WgNode::Region(id) => {
-                    // Region functions loop over dimension 0 themselves.
-                    let callee = func_ref(b, state, refs, *id);
+                WgNode::Region { scalar, vector } => {
+                    // Region functions loop over dimension 0 themselves, the vectorized one
+                    // first.
+                    let callee = func_ref(b, state, refs, *scalar);
+                    self.vector = vector.map(|v| func_ref(b, state, refs, v));
+                    if self.vector.is_none() {
+                        // Without a vectorized row function each row starts at local id 0.
+                        let zero = b.ins().iconst(ir::types::I64, 0);
+                        b.ins().store(
+                            MemFlagsData::trusted(),
+                            zero,
+                            self.item,
+                            item_context::ROW_START,
+                        );
+                    }
                     self.rows_only = true;
                     self.all_items(b, callee);
+                    self.vector = None;
                 }
                 WgNode::If {
                     cond,

@@ -338,7 +338,7 @@ impl Lower<'_, '_> {
     }
 
     /// Stores a kernel's argument values ([`Lower::kernel_arguments`]) into its parameters.
-    fn store_parameters(&mut self, values: Vec<Lanes>) -> Result<()> {
+    pub(in crate::codegen) fn store_parameters(&mut self, values: Vec<Lanes>) -> Result<()> {
         let ids: Vec<LocalId> = self.func.param_ids().collect();
         for (id, value) in ids.into_iter().zip(values) {
             let ty = self.func.local(id).ty.ty.clone();
@@ -511,7 +511,7 @@ impl Lower<'_, '_> {
     }
 
     /// The address of byte `offset` of the group's first frame (uniform variables).
-    fn shared_frame_address(&mut self, offset: u32) -> Value {
+    pub(in crate::codegen) fn shared_frame_address(&mut self, offset: u32) -> Value {
         let group = self.group();
         let frames = self.b.ins().load(
             types::I64,
@@ -545,7 +545,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    fn place(&mut self, p: &Place) -> Result<PlaceRef> {
+    pub(in crate::codegen) fn place(&mut self, p: &Place) -> Result<PlaceRef> {
         Ok(match &p.kind {
             PlaceKind::Local(id) => {
                 let r = self.local_ref(*id);

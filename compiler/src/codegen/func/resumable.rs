@@ -129,6 +129,11 @@ pub(in crate::codegen) fn define_resumable_kernel(
         }],
         frame_size: frames.size,
         done_flag: frames.done_flag,
+        vectorized: Err(if forced() {
+            format!("{FORCE_VAR} runs it as a resumable function")
+        } else {
+            "the work-group planner cannot split it at its barriers".into()
+        }),
     })
 }
 

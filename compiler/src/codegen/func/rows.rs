@@ -174,6 +174,15 @@ impl Lower<'_, '_> {
             .load(types::I64, flags, self.item, item_context::FRAME);
         let gx = self.global_counter(stmts);
         let row = self.row_loop();
+        // The row starts after the items its vectorized row function ran (`codegen/simd`).
+        let start = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.item, item_context::ROW_START);
+        self.b.def_var(row.x, start);
+        let first = self.b.use_var(gx);
+        let first = self.b.ins().iadd(first, start);
+        self.b.def_var(gx, first);
         let (x, latch) = (row.x, row.latch);
         // After an item's part: `latch` stores its promoted variables back, then `advance`
         // moves to the next item (an item already done goes to `advance` directly).

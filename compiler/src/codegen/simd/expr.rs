@@ -106,7 +106,7 @@ impl VecLower<'_, '_> {
 
     /// Whether reading `p` gives every work-item the same value: uniform variables, and
     /// memory at a uniform address (work-items of a step read it at the same time).
-    fn place_uniform(&self, p: &Place) -> bool {
+    pub(super) fn place_uniform(&self, p: &Place) -> bool {
         match &p.kind {
             PlaceKind::Local(id) => self.uniform.contains(id),
             PlaceKind::Global(_) => true,
@@ -154,8 +154,10 @@ impl VecLower<'_, '_> {
                         self.write_local(id, new.clone())?;
                         Ok(new)
                     }
-                    PlaceKind::Deref(ptr) if memory_scalar(&ty) => {
-                        let addr = self.vexpr(ptr)?;
+                    PlaceKind::Deref(_) | PlaceKind::Element { .. }
+                        if memory_scalar(&ty) && self.memory_place(place) =>
+                    {
+                        let addr = self.place_address(place)?;
                         let v = self.vexpr(value)?;
                         let new = match op {
                             None => v,
@@ -192,8 +194,8 @@ impl VecLower<'_, '_> {
                     PlaceKind::Local(id) if self.vars.contains_key(id) => {
                         (self.get_local(*id)?, None)
                     }
-                    PlaceKind::Deref(ptr) => {
-                        let addr = self.vexpr(ptr)?;
+                    PlaceKind::Deref(_) | PlaceKind::Element { .. } if self.memory_place(place) => {
+                        let addr = self.place_address(place)?;
                         (self.load_mem(addr.clone(), &ty)?, Some(addr))
                     }
                     _ => return self.per_lane(e),
@@ -405,8 +407,10 @@ impl VecLower<'_, '_> {
     fn load_place(&mut self, p: &Place) -> Result<Option<VVal>> {
         Ok(Some(match &p.kind {
             PlaceKind::Local(id) if self.vars.contains_key(id) => self.get_local(*id)?,
-            PlaceKind::Deref(ptr) if memory_scalar(&p.ty.ty) => {
-                let addr = self.vexpr(ptr)?;
+            PlaceKind::Deref(_) | PlaceKind::Element { .. }
+                if memory_scalar(&p.ty.ty) && self.memory_place(p) =>
+            {
+                let addr = self.place_address(p)?;
                 self.load_mem(addr, &p.ty.ty)?
             }
             PlaceKind::Lanes { vector, lanes } if soa_type(&vector.ty.ty).is_some() => {
@@ -874,7 +878,7 @@ impl VecLower<'_, '_> {
 }
 
 /// Whether a memory place of type `ty` is read and written here (one scalar, not `half`).
-fn memory_scalar(ty: &Type) -> bool {
+pub(super) fn memory_scalar(ty: &Type) -> bool {
     matches!(ty, Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half)
         || matches!(ty, Type::Pointer(_))
         || soa_type(ty).is_some()

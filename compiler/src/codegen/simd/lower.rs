@@ -61,7 +61,7 @@ pub(super) struct VecLower<'a, 'b> {
     pub uniform: HashSet<LocalId>,
     pub vars: HashMap<LocalId, VarStore>,
     /// Varying variables written by their declaration only (they may stay `Seq`).
-    written_once: HashSet<LocalId>,
+    pub(super) written_once: HashSet<LocalId>,
     frames: Vec<Frame>,
     /// The lanes that have not returned (kernels with a `return` below the top level).
     live: Option<Variable>,
@@ -210,7 +210,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
             .is_some_and(|i| self.l.b.func.dfg.insts[i].opcode().is_terminator())
     }
 
-    fn jump(&mut self, target: Block) {
+    pub(super) fn jump(&mut self, target: Block) {
         if !self.terminated() {
             self.l.b.ins().jump(target, &[]);
         }
@@ -271,7 +271,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
         Ok(())
     }
 
-    fn block(&mut self, stmts: &[Stmt]) -> Result<()> {
+    pub(super) fn block(&mut self, stmts: &[Stmt]) -> Result<()> {
         // Where the rest of a divergent block goes once its lanes have all left it.
         let mut end = None;
         for s in stmts {
@@ -445,7 +445,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
 
     /// Gives the varying variable `id` its storage and first value (no blend: a variable
     /// comes into scope in the lanes that run its declaration).
-    fn declare_varying(&mut self, id: LocalId, value: VVal) -> Result<()> {
+    pub(super) fn declare_varying(&mut self, id: LocalId, value: VVal) -> Result<()> {
         let ty = self.f.local(id).ty.ty.clone();
         if let VVal::Seq {
             base,

@@ -29,11 +29,13 @@
 //! runs scalar, with the reason in the build log (`CLIFT_LOG=build`). `CLIFT_VECTORIZE=0`
 //! turns the vectorizer off.
 
+mod barrier_rows;
 mod builtins;
 mod check;
 mod expr;
 mod lower;
 mod memory;
+mod places;
 mod regions;
 mod value;
 
@@ -46,6 +48,7 @@ use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 use super::func::Lower;
 use super::{CodegenOptions, ModuleState};
 use crate::frontend::tir;
+pub(super) use barrier_rows::{Region, define_vector_region};
 
 /// Work-items per step: 4 lanes of 32 bits in a 128-bit register.
 pub(super) const WIDTH: i64 = 4;

@@ -22,11 +22,20 @@ impl VecLower<'_, '_> {
     /// declares them.
     pub(super) fn add_region_uniforms(&mut self, body: &[Stmt]) {
         let taken = address_taken(body);
+        // Only variables `body` declares: one declared before it (in an earlier region of a
+        // kernel with barriers) may hold a different value in each work-item.
+        let mut declared = HashSet::new();
+        crate::frontend::tir::visit::for_each_stmt(body, &mut |s| {
+            if let StmtKind::Decl { local, .. } = &s.kind {
+                declared.insert(*local);
+            }
+        });
         let mut candidates: HashSet<LocalId> = (self.f.params..self.f.locals.len() as u32)
             .map(LocalId)
             .filter(|id| {
                 let local = self.f.local(*id);
-                !self.uniform.contains(id)
+                declared.contains(id)
+                    && !self.uniform.contains(id)
                     && !taken.contains(id)
                     && local.ty.space == AddressSpace::Private
                     && matches!(

@@ -43,7 +43,7 @@ pub(super) fn vectorizable(f: &tir::Function, uniform: &HashSet<LocalId>) -> Res
             ty if super::value::soa_type(ty).is_some() => {}
             ty => {
                 return Err(format!(
-                    "'{}' is a varying {ty} (only scalars and vectors of up to 4 int, uint or float are vectorized yet)",
+                    "'{}' is a varying {ty} (only scalars and vectors of int, uint or float are vectorized yet)",
                     local.name
                 ));
             }

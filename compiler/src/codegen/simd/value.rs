@@ -29,7 +29,7 @@ pub(super) enum VVal {
     V(Value),
     /// Each work-item's lanes, as the scalar lowering holds them.
     L(Vec<Lanes>),
-    /// A vector-typed value (`float2`..`float4`, `int`/`uint` alike) as one register per
+    /// A vector-typed value (`float2`..`float16`, `int`/`uint` alike) as one register per
     /// component, work-item k in lane k of each ("structure of arrays").
     S(Vec<Value>),
     /// An address `base + ext(index[k]) * scale`: a uniform pointer and an `int`/`uint`
@@ -56,12 +56,11 @@ pub(super) fn vec_type(ty: &Type) -> Option<ir::Type> {
 }
 
 /// The register type and component count of a varying vector of `ty`, where it is kept
-/// as one register per component.
+/// as one register per component (every width: 16 components are 16 registers, which a
+/// loop keeps in registers as well as 16 lanes of one work-item would).
 pub(super) fn soa_type(ty: &Type) -> Option<(ir::Type, usize)> {
     match ty {
-        Type::Vector(s, n) if *n <= 4 => {
-            vec_type(&Type::Scalar(*s)).map(|vt| (vt, usize::from(*n)))
-        }
+        Type::Vector(s, n) => vec_type(&Type::Scalar(*s)).map(|vt| (vt, usize::from(*n))),
         _ => None,
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clift_compiler::build::{BuildOptions, build};
 use clift_compiler::codegen::CodegenOptions;
+use clift_compiler::frontend::sema;
 use clift_compiler::kernel::{KernelCode, ParamKind, WorkGroup};
 
 /// The kernel named `name` of `source`, vectorized (or not).
@@ -20,6 +21,12 @@ fn kernel_with(source: &str, name: &str, scalar_only: bool, mad_enable: bool) ->
             scalar_only,
             mad_enable,
             ..CodegenOptions::default()
+        },
+        // As on clift's device: doubles without a pragma.
+        sema: sema::Options {
+            fp64_supported: true,
+            fp64_by_default: true,
+            ..Default::default()
         },
         ..BuildOptions::default()
     };
@@ -144,6 +151,11 @@ impl Bits for f32 {
 impl Bits for i32 {
     fn bits(&self) -> u64 {
         *self as u32 as u64
+    }
+}
+impl Bits for f64 {
+    fn bits(&self) -> u64 {
+        self.to_bits()
     }
 }
 impl Bits for i64 {
@@ -318,6 +330,39 @@ kernel void shadows(global const float *spheres, global float *out, int count) {
         acc += seen;
     }
     out[i] = acc;
+}
+kernel void dbl(global const double *a, global double *out, double s) {
+    int i = get_global_id(0);
+    double x = a[i];
+    float g = (float)i * 0.25f;
+    double y = x * s + (double)g - (double)i;
+    if (x > 0.25) y = sqrt(y * y) / x;
+    else y = mad(y, x, 1.5);
+    out[i] = y + fabs(x) + (double)(float)(x * 3.0) + (x != y);
+}
+kernel void dvec(global const double4 *a, global double4 *out) {
+    int i = get_global_id(0);
+    double4 v = a[i];
+    double4 w = v * v - (double4)(1.0, 2.0, 3.0, 4.0);
+    if (i % 3 == 1) w = sqrt(fabs(w));
+    out[i] = w + v;
+}
+kernel void dp16(global double *ptr, double _A) {
+    double16 x = (double16)(_A, (_A+1), (_A+2), (_A+3), (_A+4), (_A+5), (_A+6), (_A+7),
+                    (_A+8), (_A+9), (_A+10), (_A+11), (_A+12), (_A+13), (_A+14), (_A+15));
+    double16 y = (double16)get_local_id(0);
+    for (int i = 0; i < 3; i++) {
+        x = mad(y, x, y); y = mad(x, y, x);
+    }
+    double2 t = (y.S01) + (y.S23) + (y.S45) + (y.S67) + (y.S89) + (y.SAB) + (y.SCD) + (y.SEF);
+    ptr[get_global_id(0)] = t.S0 + t.S1;
+}
+kernel void longs(global const long *a, global long *out, long k) {
+    int i = get_global_id(0);
+    long v = a[i] + k;
+    long w = (v ^ (long)i) - (v & 0xff);
+    if (v == w) w = 7;
+    out[i] = (long)((ulong)w + (ulong)(v << 3));
 }
 struct pair { float f; int n; };
 kernel void record(global const float *a, global float *out) {
@@ -1067,4 +1112,133 @@ fn vload16_and_vstore16_become_transposed_vector_loads_and_stores() {
         !clif.contains("extractlane") && !clif.contains("insertlane"),
         "{clif}"
     );
+}
+
+fn doubles(n: usize, seed: u32) -> Vec<f64> {
+    floats(n, seed)
+        .iter()
+        .map(|&x| f64::from(x) * 1.25)
+        .collect()
+}
+
+#[test]
+fn doubles_run_two_items_per_register() {
+    let n = 26;
+    let a = doubles(n, 61);
+    let out = both(
+        SOURCE,
+        "dbl",
+        range_1d(n, 13),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![0.75f64.to_bits()]),
+        true,
+    );
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let x = a[i];
+            let g = i as f32 * 0.25;
+            let mut y = x * 0.75 + f64::from(g) - i as f64;
+            if x > 0.25 {
+                y = (y * y).sqrt() / x;
+            } else {
+                y = y * x + 1.5;
+            }
+            y + x.abs() + f64::from((x * 3.0) as f32) + f64::from(u8::from(x != y))
+        })
+        .collect();
+    assert_eq!(out, want);
+    let a = doubles(4 * n, 62);
+    let out = both(
+        SOURCE,
+        "dvec",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; 4 * n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        for c in 0..4 {
+            let v = a[4 * i + c];
+            let mut w = v * v - (c + 1) as f64;
+            if i % 3 == 1 {
+                w = w.abs().sqrt();
+            }
+            want.push(w + v);
+        }
+    }
+    assert_eq!(out, want);
+    let out = both_with(
+        SOURCE,
+        "dp16",
+        range_1d(12, 6),
+        &|| (vec![vec![0.0f64; 12]], vec![0.25f64.to_bits()]),
+        true,
+        true,
+    );
+    let want: Vec<f64> = (0..12)
+        .map(|g| {
+            let mut x: Vec<f64> = (0..16).map(|c| 0.25 + c as f64).collect();
+            let mut y = [(g % 6) as f64; 16];
+            for _ in 0..3 {
+                for c in 0..16 {
+                    x[c] = y[c].mul_add(x[c], y[c]);
+                    y[c] = x[c].mul_add(y[c], x[c]);
+                }
+            }
+            let t: Vec<f64> = (0..2)
+                .map(|c| {
+                    y[c] + y[2 + c]
+                        + y[4 + c]
+                        + y[6 + c]
+                        + y[8 + c]
+                        + y[10 + c]
+                        + y[12 + c]
+                        + y[14 + c]
+                })
+                .collect();
+            t[0] + t[1]
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn longs_run_two_items_per_register() {
+    let n = 22;
+    let a: Vec<i64> = (0..n as i64)
+        .map(|i| i * 0x1234_5678_9abc - 77_777 * (i % 5))
+        .collect();
+    let out = both(
+        SOURCE,
+        "longs",
+        range_1d(n, 11),
+        &|| (vec![a.clone(), vec![0; n]], vec![5_000_000_000u64]),
+        true,
+    );
+    let want: Vec<i64> = (0..n)
+        .map(|i| {
+            let v = a[i] + 5_000_000_000;
+            let mut w = (v ^ i as i64) - (v & 0xff);
+            if v == w {
+                w = 7;
+            }
+            (w as u64).wrapping_add((v << 3) as u64) as i64
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn double16_becomes_pairs_of_registers() {
+    clift_compiler::codegen::dump::collect();
+    kernel(SOURCE, "dvec", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, clif) = collected
+        .clif
+        .iter()
+        .find(|(name, _)| name == "vectorized row function of dvec")
+        .expect("the vectorized row function's CLIF");
+    // 4 components of 4 items: 8 loads and 8 stores of 16 bytes, square roots in pairs.
+    assert_eq!(clif.matches("load.f64x2").count(), 8, "{clif}");
+    assert_eq!(clif.matches(" store ").count(), 8, "{clif}");
+    assert_eq!(clif.matches(" sqrt ").count(), 8, "{clif}");
 }

@@ -7,6 +7,7 @@ use cranelift_codegen::ir::{self, InstBuilder, Value, types};
 use super::super::func::{Result, constant_dimension};
 use super::WIDTH;
 use super::lower::VecLower;
+use super::pair::{Pair, pair_type, soa_pair_type};
 use super::value::{VVal, lane_order, soa_type, vec_type};
 use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr};
 use crate::frontend::types::Scalar;
@@ -62,6 +63,12 @@ impl VecLower<'_, '_> {
             let x = self.vector(&v, types::F32X4);
             return Ok(VVal::V(self.rsqrt(x)));
         }
+        let pair = pair_type(&e.ty)
+            .map(|pt| (pt, 0))
+            .or_else(|| soa_pair_type(&e.ty));
+        if let Some((pt, n)) = pair {
+            return self.pair_builtin(e, f, args, pt, n);
+        }
         let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
             (Some(vt), _) => (vt, 0),
             (None, Some((vt, n))) => (vt, n),
@@ -114,6 +121,45 @@ impl VecLower<'_, '_> {
             })
             .collect();
         Ok(VVal::S(cs))
+    }
+
+    /// sqrt, fabs and mad of `double` and its vectors (`pt`: the pair's register type,
+    /// `n`: the components, 0 for a scalar) in pairs of registers; the rest per lane.
+    fn pair_builtin(
+        &mut self,
+        e: &Expr,
+        f: F,
+        args: &[Expr],
+        pt: ir::Type,
+        n: usize,
+    ) -> Result<VVal> {
+        let simd = pt == types::F64X2
+            && matches!(f, F::Sqrt | F::Fabs | F::Mad)
+            && args.iter().all(|a| a.ty == e.ty);
+        if !simd {
+            return self.per_lane(e);
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.vexpr(a)?);
+        }
+        let pairs = |s: &mut Self, c: Option<usize>| -> Pair {
+            let ps: Vec<Pair> = values
+                .iter()
+                .map(|v| match c {
+                    None => s.pair(v, pt),
+                    Some(c) => s.pair_component(v, c, pt),
+                })
+                .collect();
+            [0, 1].map(|h| {
+                let xs: Vec<Value> = ps.iter().map(|p| p[h]).collect();
+                s.simd_builtin(f, &xs, true, true)
+            })
+        };
+        if n == 0 {
+            return Ok(VVal::P(pairs(self, None)));
+        }
+        Ok(VVal::SP((0..n).map(|c| pairs(self, Some(c))).collect()))
     }
 
     /// vloadn / vstoren of `int`, `uint` or `float` vectors of 2, 4, 8 or 16 components:

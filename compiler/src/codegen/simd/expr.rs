@@ -18,7 +18,7 @@ use crate::frontend::tir::{
 use crate::frontend::types::{Scalar, Type};
 
 /// The comparison a binary operator makes, if it is one: (integer, float) condition codes.
-fn comparison(op: BinaryOp, signed: bool) -> Option<(IntCC, FloatCC)> {
+pub(super) fn comparison(op: BinaryOp, signed: bool) -> Option<(IntCC, FloatCC)> {
     use BinaryOp::*;
     let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
     Some(match op {
@@ -671,6 +671,9 @@ impl VecLower<'_, '_> {
                 _ => {}
             }
         }
+        if let Some(r) = self.binary_pair(op, &a, &b, operand_ty, result_ty)? {
+            return Ok(r);
+        }
         if let (Some(vt), Some(_)) = (vec_type(operand_ty), vec_type(result_ty)) {
             let float = vt == types::F32X4;
             if let Some((icc, fcc)) = comparison(op, s.is_signed()) {
@@ -840,6 +843,14 @@ impl VecLower<'_, '_> {
                 return Ok(VVal::V(self.l.b.ins().fcvt_from_sint(types::F32X4, x)));
             }
         }
+        if plain
+            && !matches!(v, VVal::U(_))
+            && !from.is_vector()
+            && !to.is_vector()
+            && let Some(r) = self.convert_pair(&v, fs, ts)
+        {
+            return Ok(r);
+        }
         self.convert_per_lane(v, from, to, how)
     }
 
@@ -878,6 +889,7 @@ fn memory_scalar(ty: &Type) -> bool {
     matches!(ty, Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half)
         || matches!(ty, Type::Pointer(_))
         || soa_type(ty).is_some()
+        || super::pair::soa_pair_type(ty).is_some()
 }
 
 /// The element type of a vector type (the type of one component).

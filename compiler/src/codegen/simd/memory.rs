@@ -10,6 +10,7 @@ use super::super::func::{Lanes, PlaceRef, Result};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, lane_order, soa_type, vec_type};
 use crate::frontend::types::Type;
 
@@ -20,6 +21,9 @@ impl VecLower<'_, '_> {
             return Ok(VVal::U(self.l.load(&PlaceRef::Mem(a[0]), ty)?));
         }
         if let Some(v) = self.load_soa(&addr, ty)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.load_pair(&addr, ty)? {
             return Ok(v);
         }
         let vt = vec_type(ty);
@@ -85,7 +89,7 @@ impl VecLower<'_, '_> {
     /// For an indexed address of elements of `ty` (one register's worth): whether, at run
     /// time, every lane is active and the lanes' elements are consecutive (an `i8`), and
     /// the first lane's address.
-    fn consecutive(&mut self, addr: &VVal, ty: &Type) -> Option<(Value, Value)> {
+    pub(super) fn consecutive(&mut self, addr: &VVal, ty: &Type) -> Option<(Value, Value)> {
         let VVal::Indexed {
             base,
             index,
@@ -95,7 +99,11 @@ impl VecLower<'_, '_> {
         else {
             return None;
         };
-        if scale != ty.size() as i64 || (vec_type(ty).is_none() && soa_type(ty).is_none()) {
+        let held = vec_type(ty).is_some()
+            || soa_type(ty).is_some()
+            || pair_type(ty).is_some()
+            || soa_pair_type(ty).is_some();
+        if scale != ty.size() as i64 || !held {
             return None;
         }
         let first = self.l.b.ins().extractlane(index, 0);
@@ -127,7 +135,12 @@ impl VecLower<'_, '_> {
     }
 
     /// Each lane's read of `ty` at its address, for the lanes of `guard` (zeros elsewhere).
-    fn load_lanes(&mut self, addr: &VVal, ty: &Type, guard: Option<Value>) -> Result<Vec<Lanes>> {
+    pub(super) fn load_lanes(
+        &mut self,
+        addr: &VVal,
+        ty: &Type,
+        guard: Option<Value>,
+    ) -> Result<Vec<Lanes>> {
         let addrs = self.lanes(addr);
         let (t, n) = lane_types(ty).unwrap_or((types::I64, 1));
         self.lanewise(guard, &vec![t; n], |s, k| {
@@ -137,7 +150,7 @@ impl VecLower<'_, '_> {
 
     /// Writes `value` of type `ty` at `addr` in the current lanes only.
     pub(super) fn store_mem(&mut self, addr: VVal, value: VVal, ty: &Type) -> Result<()> {
-        if self.store_soa(&addr, &value, ty)? {
+        if self.store_soa(&addr, &value, ty)? || self.store_pair(&addr, &value, ty)? {
             return Ok(());
         }
         let mask = self.mask();
@@ -351,7 +364,7 @@ impl VecLower<'_, '_> {
     }
 
     /// The 32-bit lanes `pick` of `a` (0..4) and `b` (4..8), as a register of `a`'s type.
-    fn shuffle32(&mut self, a: Value, b: Value, pick: [u8; 4]) -> Value {
+    pub(super) fn shuffle32(&mut self, a: Value, b: Value, pick: [u8; 4]) -> Value {
         let vt = self.l.b.func.dfg.value_type(a);
         let bytes: Vec<u8> = pick
             .iter()
@@ -372,7 +385,7 @@ impl VecLower<'_, '_> {
 
     /// Each lane's write, in lane order (the last work-item's value stays where several
     /// write one place), for the lanes of `guard`.
-    fn store_lanes(
+    pub(super) fn store_lanes(
         &mut self,
         addr: &VVal,
         value: &VVal,

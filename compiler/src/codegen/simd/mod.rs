@@ -34,6 +34,7 @@ mod check;
 mod expr;
 mod lower;
 mod memory;
+mod pair;
 mod regions;
 mod value;
 

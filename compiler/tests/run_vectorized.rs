@@ -364,6 +364,14 @@ kernel void longs(global const long *a, global long *out, long k) {
     if (v == w) w = 7;
     out[i] = (long)((ulong)w + (ulong)(v << 3));
 }
+kernel void widen(global const int *a, global long *out) {
+    int i = get_global_id(0);
+    int x = a[i];
+    uint u = (uint)x * 3u;
+    long w = (long)x + (long)u;
+    int back = (int)(w >> 1) + (int)w;
+    out[i] = w + (long)(ulong)u + back;
+}
 struct pair { float f; int n; };
 kernel void record(global const float *a, global float *out) {
     int i = get_global_id(0);
@@ -1241,4 +1249,38 @@ fn double16_becomes_pairs_of_registers() {
     assert_eq!(clif.matches("load.f64x2").count(), 8, "{clif}");
     assert_eq!(clif.matches(" store ").count(), 8, "{clif}");
     assert_eq!(clif.matches(" sqrt ").count(), 8, "{clif}");
+}
+
+#[test]
+fn integers_widen_and_narrow_between_32_and_64_bits_in_registers() {
+    let n = 21;
+    let a: Vec<i64> = (0..n as i64)
+        .map(|i| i * 0x2345_6789 - 0x7000_0000)
+        .collect();
+    // The kernel reads ints: two per long of the buffer.
+    let ints: Vec<i32> = a.iter().map(|&x| x as i32).collect();
+    let packed: Vec<i64> = ints
+        .chunks(2)
+        .map(|c| {
+            let hi = c.get(1).copied().unwrap_or(0);
+            (i64::from(hi) << 32) | i64::from(c[0] as u32)
+        })
+        .collect();
+    let out = both(
+        SOURCE,
+        "widen",
+        range_1d(n, 7),
+        &|| (vec![packed.clone(), vec![0; n]], vec![]),
+        true,
+    );
+    let want: Vec<i64> = ints
+        .iter()
+        .map(|&x| {
+            let u = (x as u32).wrapping_mul(3);
+            let w = i64::from(x) + i64::from(u);
+            let back = ((w >> 1) as i32).wrapping_add(w as i32);
+            w + i64::from(u) + i64::from(back)
+        })
+        .collect();
+    assert_eq!(out, want);
 }

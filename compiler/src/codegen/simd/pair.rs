@@ -193,7 +193,7 @@ impl VecLower<'_, '_> {
 
     /// The conversions to and from 64-bit scalars whose instructions are the scalar
     /// lowering's (default rounding, no saturation): `float` <-> `double`, `int` ->
-    /// `double`, `long` <-> `ulong`. `None`: per lane.
+    /// `double`, between the 32- and 64-bit integers. `None`: per lane.
     pub(super) fn convert_pair(&mut self, v: &VVal, fs: Scalar, ts: Scalar) -> Option<VVal> {
         use Scalar::*;
         let upper = |s: &mut Self, x: Value| s.shuffle32(x, x, [2, 3, 2, 3]);
@@ -218,6 +218,24 @@ impl VecLower<'_, '_> {
                 VVal::V(self.shuffle32(lo, hi, [0, 1, 4, 5]))
             }
             (Long | ULong, Long | ULong) => VVal::P(self.pair(v, types::I64X2)),
+            // sextend / uextend of each lane.
+            (Int | UInt, Long | ULong) => {
+                let x = self.vector(v, types::I32X4);
+                let hi = upper(self, x);
+                VVal::P([x, hi].map(|h| {
+                    if fs == Int {
+                        self.l.b.ins().swiden_low(h)
+                    } else {
+                        self.l.b.ins().uwiden_low(h)
+                    }
+                }))
+            }
+            // ireduce: the low 32 bits of each lane.
+            (Long | ULong, Int | UInt) => {
+                let p = self.pair(v, types::I64X2);
+                let [lo, hi] = p.map(|h| self.l.b.ins().bitcast(types::I32X4, lane_order(), h));
+                VVal::V(self.shuffle32(lo, hi, [0, 2, 4, 6]))
+            }
             _ => return None,
         })
     }

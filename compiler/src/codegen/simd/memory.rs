@@ -247,7 +247,17 @@ impl VecLower<'_, '_> {
         let Some(ok) = ok else {
             return Ok(Some(VVal::S(self.load_transposed(first, vt, n))));
         };
-        let vars: Vec<Variable> = (0..n).map(|_| self.l.b.declare_var(vt)).collect();
+        // Where they are not consecutive (or some lane is inactive), the active lanes'
+        // vectors are gathered into a buffer on the stack (zeros for the others) and read
+        // from there: the two paths meet with one address, not with a register per
+        // component, which would all be live at the join (spilled, for 16 of them).
+        let size = ty.size() as u32;
+        let slot = self.l.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            size * WIDTH as u32,
+            4,
+        ));
+        let from = self.l.b.declare_var(types::I64);
         let (fast, slow, join) = (
             self.l.b.create_block(),
             self.l.b.create_block(),
@@ -255,24 +265,26 @@ impl VecLower<'_, '_> {
         );
         self.l.b.ins().brif(ok, fast, &[], slow, &[]);
         self.l.b.switch_to_block(fast);
-        let cs = self.load_transposed(first, vt, n);
-        for (var, c) in vars.iter().zip(cs) {
-            self.l.b.def_var(*var, c);
-        }
+        self.l.b.def_var(from, first);
         self.l.b.ins().jump(join, &[]);
         self.l.b.switch_to_block(slow);
         let m = self.mask();
         let lanes = self.load_lanes(addr, ty, m)?;
-        let v = self.assemble(lanes, ty);
-        for (c, var) in vars.iter().enumerate() {
-            let x = self.component(&v, c, vt);
-            self.l.b.def_var(*var, x);
+        let buffer = self.l.b.ins().stack_addr(types::I64, slot, 0);
+        for (k, lane) in lanes.iter().enumerate() {
+            for (c, x) in lane.iter().enumerate() {
+                let offset = (k as u32 * size + 4 * c as u32) as i32;
+                self.l
+                    .b
+                    .ins()
+                    .store(MemFlagsData::trusted(), *x, buffer, offset);
+            }
         }
+        self.l.b.def_var(from, buffer);
         self.l.b.ins().jump(join, &[]);
         self.l.b.switch_to_block(join);
-        Ok(Some(VVal::S(
-            vars.iter().map(|v| self.l.b.use_var(*v)).collect(),
-        )))
+        let from = self.l.b.use_var(from);
+        Ok(Some(VVal::S(self.load_transposed(from, vt, n))))
     }
 
     /// Writes vectors of `ty` where the step's are consecutive (as `load_soa` reads them);

@@ -372,6 +372,12 @@ kernel void widen(global const int *a, global long *out) {
     int back = (int)(w >> 1) + (int)w;
     out[i] = w + (long)(ulong)u + back;
 }
+kernel void dvload(global const double *a, global double *out) {
+    size_t i = get_global_id(0);
+    double4 v = vload4(i, a);
+    double2 w = vload2(i, a + 1);
+    if (i % 4 != 2) vstore4(v * 2.0 + (double4)(w, w.yx), i, out);
+}
 struct pair { float f; int n; };
 kernel void record(global const float *a, global float *out) {
     int i = get_global_id(0);
@@ -1282,5 +1288,30 @@ fn integers_widen_and_narrow_between_32_and_64_bits_in_registers() {
             w + i64::from(u) + i64::from(back)
         })
         .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn vload_and_vstore_of_double_vectors_move_pairs() {
+    let n = 18;
+    let a = doubles(4 * n + 2, 71);
+    let out = both(
+        SOURCE,
+        "dvload",
+        range_1d(n, 9),
+        &|| (vec![a.clone(), vec![-1.0; 4 * n]], vec![]),
+        true,
+    );
+    let mut want = vec![-1.0; 4 * n];
+    for i in 0..n {
+        if i % 4 == 2 {
+            continue;
+        }
+        let w = [a[2 * i + 1], a[2 * i + 2]];
+        let extra = [w[0], w[1], w[1], w[0]];
+        for c in 0..4 {
+            want[4 * i + c] = a[4 * i + c] * 2.0 + extra[c];
+        }
+    }
     assert_eq!(out, want);
 }

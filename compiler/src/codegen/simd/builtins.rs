@@ -162,16 +162,16 @@ impl VecLower<'_, '_> {
         Ok(VVal::SP((0..n).map(|c| pairs(self, Some(c))).collect()))
     }
 
-    /// vloadn / vstoren of `int`, `uint` or `float` vectors of 2, 4, 8 or 16 components:
+    /// vloadn / vstoren of `int`, `uint`, `float` (or 64-bit) vectors of 2, 4, 8 or 16
+    /// components:
     /// `load_mem` / `store_mem` of the vector type at the step's addresses, so that
     /// consecutive offsets become whole loads (vload3's elements are 3 apart, not 4: per
     /// lane, as are the other types).
     fn vector_memory(&mut self, e: &Expr, f: F, args: &[Expr]) -> Result<VVal> {
         let store = f == F::Vstore;
         let vty = if store { &args[0].ty } else { &e.ty };
-        if args.len() != 2 + usize::from(store)
-            || !soa_type(vty).is_some_and(|(_, n)| matches!(n, 2 | 4 | 8 | 16))
-        {
+        let n = soa_type(vty).or_else(|| soa_pair_type(vty)).map(|(_, n)| n);
+        if args.len() != 2 + usize::from(store) || !n.is_some_and(|n| matches!(n, 2 | 4 | 8 | 16)) {
             return self.per_lane(e);
         }
         let mut values = Vec::with_capacity(args.len());

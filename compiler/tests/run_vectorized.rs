@@ -378,6 +378,13 @@ kernel void dvload(global const double *a, global double *out) {
     double2 w = vload2(i, a + 1);
     if (i % 4 != 2) vstore4(v * 2.0 + (double4)(w, w.yx), i, out);
 }
+kernel void dswz(global const double4 *a, global double *out, double s) {
+    int i = get_global_id(0);
+    double4 v = a[i];
+    double4 w = v.wzyx * (double4)(s) + (double4)(v.xy, -v.z, v.w);
+    double2 h = w.hi - w.lo;
+    out[i] = h.x * h.y - w.y;
+}
 struct pair { float f; int n; };
 kernel void record(global const float *a, global float *out) {
     int i = get_global_id(0);
@@ -1314,4 +1321,43 @@ fn vload_and_vstore_of_double_vectors_move_pairs() {
         }
     }
     assert_eq!(out, want);
+}
+
+#[test]
+fn swizzles_splats_and_negation_of_doubles_stay_in_pairs() {
+    let n = 15;
+    let a = doubles(4 * n, 81);
+    let out = both(
+        SOURCE,
+        "dswz",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![1.75f64.to_bits()]),
+        true,
+    );
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let v = &a[4 * i..4 * i + 4];
+            let lit = [v[0], v[1], -v[2], v[3]];
+            let w: Vec<f64> = (0..4).map(|c| v[3 - c] * 1.75 + lit[c]).collect();
+            let h = [w[2] - w[0], w[3] - w[1]];
+            h[0] * h[1] - w[1]
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn double_vector_swizzles_and_literals_need_no_lane_moves() {
+    clift_compiler::codegen::dump::collect();
+    kernel(SOURCE, "dswz", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, clif) = collected
+        .clif
+        .iter()
+        .find(|(name, _)| name == "vectorized row function of dswz")
+        .expect("the vectorized row function's CLIF");
+    assert!(
+        !clif.contains("extractlane") && !clif.contains("insertlane"),
+        "{clif}"
+    );
 }

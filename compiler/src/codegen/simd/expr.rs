@@ -11,6 +11,7 @@ use super::super::func::{Lanes, Result, constant_dimension};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{
     BinaryOp, BuiltinFunction, ConvertKind, Expr, ExprKind, Place, PlaceKind, Rounding, UnaryOp,
@@ -227,6 +228,11 @@ impl VecLower<'_, '_> {
                         .collect();
                     Ok(VVal::S(cs))
                 }
+                (UnaryOp::Neg, None) if pair_type(&operand.ty) == Some(types::F64X2) => {
+                    let v = self.vexpr(operand)?;
+                    let p = self.pair(&v, types::F64X2);
+                    Ok(VVal::P(p.map(|h| self.l.b.ins().fneg(h))))
+                }
                 (UnaryOp::Neg | UnaryOp::BitNot, Some(vt)) => {
                     let v = self.vexpr(operand)?;
                     let x = self.vector(&v, vt);
@@ -370,6 +376,52 @@ impl VecLower<'_, '_> {
                     VVal::S(cs)
                 })
             }
+            ExprKind::Swizzle { base, lanes } if soa_pair_type(&base.ty).is_some() => {
+                let (pt, n) = soa_pair_type(&base.ty).expect("matched");
+                let v = self.vexpr(base)?;
+                let cs: Vec<_> = (0..n).map(|c| self.pair_component(&v, c, pt)).collect();
+                let mut picked = Vec::with_capacity(lanes.len());
+                for &l in lanes {
+                    picked.push(match cs.get(l as usize) {
+                        Some(c) => *c,
+                        // Lane 3 of a 3-vector: undefined; 0.
+                        None => {
+                            let z = self.zero(pt);
+                            [z, z]
+                        }
+                    });
+                }
+                Ok(if lanes.len() == 1 {
+                    VVal::P(picked[0])
+                } else {
+                    VVal::SP(picked)
+                })
+            }
+            ExprKind::Convert {
+                kind: ConvertKind::Splat,
+                operand,
+            } if soa_pair_type(&e.ty).is_some() => {
+                let (pt, n) = soa_pair_type(&e.ty).expect("matched");
+                let v = self.vexpr(operand)?;
+                let p = self.pair(&v, pt);
+                Ok(VVal::SP(vec![p; n]))
+            }
+            ExprKind::VectorLiteral(parts) if soa_pair_type(&e.ty).is_some() => {
+                let (pt, _) = soa_pair_type(&e.ty).expect("matched");
+                let mut cs = Vec::new();
+                for p in parts {
+                    let v = self.vexpr(p)?;
+                    if p.ty.is_vector() {
+                        let n = p.ty.lanes().max(1) as usize;
+                        for c in 0..n {
+                            cs.push(self.pair_component(&v, c, pt));
+                        }
+                    } else {
+                        cs.push(self.pair(&v, pt));
+                    }
+                }
+                Ok(VVal::SP(cs))
+            }
             ExprKind::VectorLiteral(parts) if soa_type(&e.ty).is_some() => {
                 let (vt, _) = soa_type(&e.ty).expect("matched");
                 let mut cs = Vec::new();
@@ -440,6 +492,24 @@ impl VecLower<'_, '_> {
                     VVal::V(picked[0])
                 } else {
                     VVal::S(picked)
+                }
+            }
+            PlaceKind::Lanes { vector, lanes }
+                if soa_pair_type(&vector.ty.ty).is_some() && !self.place_uniform(vector) =>
+            {
+                let (pt, n) = soa_pair_type(&vector.ty.ty).expect("matched");
+                let Some(v) = self.load_place(vector)? else {
+                    return Ok(None);
+                };
+                let cs: Vec<_> = (0..n).map(|c| self.pair_component(&v, c, pt)).collect();
+                let picked: Vec<_> = lanes
+                    .iter()
+                    .map(|&l| cs.get(l as usize).copied().unwrap_or(cs[0]))
+                    .collect();
+                if picked.len() == 1 {
+                    VVal::P(picked[0])
+                } else {
+                    VVal::SP(picked)
                 }
             }
             _ => return Ok(None),

@@ -6,14 +6,27 @@ use std::sync::Arc;
 
 use clift_compiler::build::{BuildOptions, build};
 use clift_compiler::codegen::CodegenOptions;
+use clift_compiler::frontend::sema;
 use clift_compiler::kernel::{KernelCode, ParamKind, WorkGroup};
 
 /// The kernel named `name` of `source`, vectorized (or not).
 fn kernel(source: &str, name: &str, scalar_only: bool) -> Arc<KernelCode> {
+    kernel_with(source, name, scalar_only, false)
+}
+
+/// `kernel`, built with `-cl-mad-enable` or not.
+fn kernel_with(source: &str, name: &str, scalar_only: bool, mad_enable: bool) -> Arc<KernelCode> {
     let options = BuildOptions {
         codegen: CodegenOptions {
             scalar_only,
+            mad_enable,
             ..CodegenOptions::default()
+        },
+        // As on clift's device: doubles without a pragma.
+        sema: sema::Options {
+            fp64_supported: true,
+            fp64_by_default: true,
+            ..Default::default()
         },
         ..BuildOptions::default()
     };
@@ -90,9 +103,21 @@ fn both<T: Copy + PartialEq + std::fmt::Debug + Bits>(
     make: &dyn Fn() -> (Vec<Vec<T>>, Vec<u64>),
     vectorized: bool,
 ) -> Vec<T> {
+    both_with(source, name, range, make, vectorized, false)
+}
+
+/// `both`, built with `-cl-mad-enable` or not.
+fn both_with<T: Copy + PartialEq + std::fmt::Debug + Bits>(
+    source: &str,
+    name: &str,
+    range: Range,
+    make: &dyn Fn() -> (Vec<Vec<T>>, Vec<u64>),
+    vectorized: bool,
+    mad_enable: bool,
+) -> Vec<T> {
     let mut outputs = Vec::new();
     for scalar_only in [true, false] {
-        let k = kernel(source, name, scalar_only);
+        let k = kernel_with(source, name, scalar_only, mad_enable);
         if !scalar_only {
             assert_eq!(
                 k.vectorized.is_ok(),
@@ -127,6 +152,11 @@ impl Bits for f32 {
 impl Bits for i32 {
     fn bits(&self) -> u64 {
         *self as u32 as u64
+    }
+}
+impl Bits for f64 {
+    fn bits(&self) -> u64 {
+        self.to_bits()
     }
 }
 impl Bits for i64 {
@@ -302,10 +332,115 @@ kernel void shadows(global const float *spheres, global float *out, int count) {
     }
     out[i] = acc;
 }
-kernel void wider(global const float8 *a, global float *out) {
+kernel void dbl(global const double *a, global double *out, double s) {
     int i = get_global_id(0);
-    float8 v = a[i];
-    out[i] = v.s0 + v.s7;
+    double x = a[i];
+    float g = (float)i * 0.25f;
+    double y = x * s + (double)g - (double)i;
+    if (x > 0.25) y = sqrt(y * y) / x;
+    else y = mad(y, x, 1.5);
+    out[i] = y + fabs(x) + (double)(float)(x * 3.0) + (x != y);
+}
+kernel void dvec(global const double4 *a, global double4 *out) {
+    int i = get_global_id(0);
+    double4 v = a[i];
+    double4 w = v * v - (double4)(1.0, 2.0, 3.0, 4.0);
+    if (i % 3 == 1) w = sqrt(fabs(w));
+    out[i] = w + v;
+}
+kernel void dp16(global double *ptr, double _A) {
+    double16 x = (double16)(_A, (_A+1), (_A+2), (_A+3), (_A+4), (_A+5), (_A+6), (_A+7),
+                    (_A+8), (_A+9), (_A+10), (_A+11), (_A+12), (_A+13), (_A+14), (_A+15));
+    double16 y = (double16)get_local_id(0);
+    for (int i = 0; i < 3; i++) {
+        x = mad(y, x, y); y = mad(x, y, x);
+    }
+    double2 t = (y.S01) + (y.S23) + (y.S45) + (y.S67) + (y.S89) + (y.SAB) + (y.SCD) + (y.SEF);
+    ptr[get_global_id(0)] = t.S0 + t.S1;
+}
+kernel void longs(global const long *a, global long *out, long k) {
+    int i = get_global_id(0);
+    long v = a[i] + k;
+    long w = (v ^ (long)i) - (v & 0xff);
+    if (v == w) w = 7;
+    out[i] = (long)((ulong)w + (ulong)(v << 3));
+}
+kernel void widen(global const int *a, global long *out) {
+    int i = get_global_id(0);
+    int x = a[i];
+    uint u = (uint)x * 3u;
+    long w = (long)x + (long)u;
+    int back = (int)(w >> 1) + (int)w;
+    out[i] = w + (long)(ulong)u + back;
+}
+kernel void dvload(global const double *a, global double *out) {
+    size_t i = get_global_id(0);
+    double4 v = vload4(i, a);
+    double2 w = vload2(i, a + 1);
+    if (i % 4 != 2) vstore4(v * 2.0 + (double4)(w, w.yx), i, out);
+}
+kernel void dswz(global const double4 *a, global double *out, double s) {
+    int i = get_global_id(0);
+    double4 v = a[i];
+    double4 w = v.wzyx * (double4)(s) + (double4)(v.xy, -v.z, v.w);
+    double2 h = w.hi - w.lo;
+    out[i] = h.x * h.y - w.y;
+}
+struct pair { float f; int n; };
+kernel void record(global const float *a, global float *out) {
+    int i = get_global_id(0);
+    struct pair p;
+    p.f = a[i];
+    p.n = i;
+    out[i] = p.f + p.n;
+}
+kernel void wide16(global const float16 *a, global float16 *out, float s) {
+    int i = get_global_id(0);
+    float16 v = a[i];
+    float16 w = v * s + v.sfedcba9876543210;
+    if (v.s3 > 0.0f) w = mad(w, v, (float16)(1.0f)) + (float16)(v.hi, v.lo);
+    out[i] = w;
+}
+kernel void wide8i(global const int8 *a, global int8 *out) {
+    int i = get_global_id(0);
+    int8 v = a[i];
+    int8 w = (v << 2) ^ (int8)(i);
+    out[i] = max(w, v.s76543210) + (int8)(1, 2, 3, 4, 5, 6, 7, 8) + v.even.s00112233;
+}
+kernel void vloads(global const float *a, global float *out) {
+    size_t i = get_global_id(0);
+    float16 v = vload16(i, a);
+    float8 h = vload8(i, a + 3);
+    vstore16(v * 2.0f + (float16)(h, h.odd, h.even), i, out);
+}
+kernel void vmasked(global const uint *a, global uint *out, uint n) {
+    int i = get_global_id(0);
+    if (i % 3 != 0) {
+        uint4 v = vload4(i, a);
+        vstore4(v + (uint4)(n), i, out);
+    }
+    uint2 p = vload2(i * 2, a);
+    vstore2(p.yx, i, out + 256);
+}
+kernel void bw16(global const float16 *A, global float *B) {
+    int id = get_group_id(0) * get_local_size(0) * 4 + get_local_id(0);
+    float16 sum = 0;
+    for (int i = 0; i < 4; i++) {
+        sum += A[id];
+        id += get_local_size(0);
+    }
+    float4 t = sum.s0123 + sum.s4567 + sum.s89ab + sum.scdef;
+    B[get_global_id(0)] = t.x + t.y + t.z + t.w;
+}
+kernel void sp16(global float *ptr, float _A) {
+    float16 x = (float16)(_A, (_A+1), (_A+2), (_A+3), (_A+4), (_A+5), (_A+6), (_A+7),
+                    (_A+8), (_A+9), (_A+10), (_A+11), (_A+12), (_A+13), (_A+14), (_A+15));
+    float16 y = (float16)get_local_id(0);
+    for (int i = 0; i < 3; i++) {
+        x = mad(y, x, y); y = mad(x, y, x);
+    }
+    float2 t = (y.S01) + (y.S23) + (y.S45) + (y.S67) + (y.S89) + (y.SAB) + (y.SCD) + (y.SEF);
+    ptr[get_global_id(0)] = t.S0 + t.S1;
 }
 "#;
 
@@ -780,12 +915,12 @@ fn variables_uniform_inside_a_divergent_region() {
 }
 
 #[test]
-fn a_varying_variable_of_a_wider_vector_runs_scalar_with_the_reason() {
-    let k = kernel(SOURCE, "wider", false);
+fn a_varying_record_runs_scalar_with_the_reason() {
+    let k = kernel(SOURCE, "record", false);
     let why = k.vectorized.clone().expect_err("not vectorized");
     assert_eq!(
         why,
-        "'v' is a varying float8 (only scalars and vectors of up to 4 int, uint or float are \
+        "'p' is a varying struct pair (only scalars and vectors of int, uint or float are \
          vectorized yet)"
     );
     let k = kernel(SOURCE, "vadd", true);
@@ -816,6 +951,412 @@ fn vector_add_becomes_vector_loads_an_add_and_a_store() {
     assert_eq!(clif.matches(" fadd ").count(), 1, "{clif}");
     assert_eq!(clif.matches(" store ").count(), 1, "{clif}");
     // Nothing per lane: no lane is extracted or inserted.
+    assert!(
+        !clif.contains("extractlane") && !clif.contains("insertlane"),
+        "{clif}"
+    );
+}
+
+/// Component `c` of vector `i` (of `n` components) of `v`.
+fn at(v: &[f32], n: usize, i: usize, c: usize) -> f32 {
+    v[n * i + c]
+}
+
+#[test]
+fn vectors_of_8_and_16_components_run_one_register_per_component() {
+    let n = 19;
+    let a = floats(16 * n, 31);
+    let out = both(
+        SOURCE,
+        "wide16",
+        range_1d(n, n),
+        &|| {
+            (
+                vec![a.clone(), vec![0.0; 16 * n]],
+                vec![1.5f32.to_bits() as u64],
+            )
+        },
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let v = |c: usize| at(&a, 16, i, c);
+        for c in 0..16 {
+            let mut w = v(c) * 1.5 + v(15 - c);
+            if v(3) > 0.0 {
+                w = (w * v(c) + 1.0) + v((c + 8) % 16);
+            }
+            want.push(w);
+        }
+    }
+    assert_eq!(out, want);
+    let ai: Vec<i32> = (0..8 * n as i32).map(|x| x * 7919 % 1000 - 500).collect();
+    let out = both(
+        SOURCE,
+        "wide8i",
+        range_1d(n, n),
+        &|| (vec![ai.clone(), vec![0; 8 * n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let v = |c: usize| ai[8 * i + c];
+        for c in 0..8 {
+            let w = (v(c) << 2) ^ i as i32;
+            want.push(w.max(v(7 - c)) + c as i32 + 1 + v(2 * (c / 2)));
+        }
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn vload_and_vstore_of_consecutive_items_are_whole_loads() {
+    let n = 22;
+    let a = floats(16 * n + 8, 41);
+    let out = both(
+        SOURCE,
+        "vloads",
+        range_1d(n, 11),
+        &|| (vec![a.clone(), vec![0.0; 16 * n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        let h = |c: usize| a[8 * i + 3 + c];
+        let extra: Vec<f32> = (0..8)
+            .map(h)
+            .chain([1, 3, 5, 7].map(h))
+            .chain([0, 2, 4, 6].map(h))
+            .collect();
+        for c in 0..16 {
+            want.push(a[16 * i + c] * 2.0 + extra[c]);
+        }
+    }
+    assert_eq!(out, want);
+    let au: Vec<i32> = (0..256).map(|x| x * 31 + 7).collect();
+    let out = both(
+        SOURCE,
+        "vmasked",
+        range_1d(30, 15),
+        &|| (vec![au.clone(), vec![-1; 320]], vec![1000]),
+        true,
+    );
+    let mut want = vec![-1; 320];
+    for i in 0..30 {
+        if i % 3 != 0 {
+            for c in 0..4 {
+                want[4 * i + c] = au[4 * i + c] + 1000;
+            }
+        }
+        want[256 + 2 * i] = au[4 * i + 1];
+        want[256 + 2 * i + 1] = au[4 * i];
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn consecutive_float16_elements_by_index_and_fused_mad() {
+    let (n, local) = (24, 8);
+    let a = floats(16 * 4 * n, 51);
+    let out = both(
+        SOURCE,
+        "bw16",
+        range_1d(n, local),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for g in 0..n {
+        let (group, l) = (g / local, g % local);
+        let mut sum = [0.0f32; 16];
+        let mut id = group * local * 4 + l;
+        for _ in 0..4 {
+            for (c, s) in sum.iter_mut().enumerate() {
+                *s += a[16 * id + c];
+            }
+            id += local;
+        }
+        let t: Vec<f32> = (0..4)
+            .map(|c| sum[c] + sum[4 + c] + sum[8 + c] + sum[12 + c])
+            .collect();
+        want.push(t[0] + t[1] + t[2] + t[3]);
+    }
+    assert_eq!(out, want);
+    let out = both_with(
+        SOURCE,
+        "sp16",
+        range_1d(12, 6),
+        &|| (vec![vec![0.0f32; 12]], vec![0.25f32.to_bits() as u64]),
+        true,
+        true,
+    );
+    let want: Vec<f32> = (0..12)
+        .map(|g| {
+            let mut x: Vec<f32> = (0..16).map(|c| 0.25 + c as f32).collect();
+            let mut y = [(g % 6) as f32; 16];
+            for _ in 0..3 {
+                for c in 0..16 {
+                    x[c] = y[c].mul_add(x[c], y[c]);
+                    y[c] = x[c].mul_add(y[c], x[c]);
+                }
+            }
+            let t: Vec<f32> = (0..2)
+                .map(|c| {
+                    y[c] + y[2 + c]
+                        + y[4 + c]
+                        + y[6 + c]
+                        + y[8 + c]
+                        + y[10 + c]
+                        + y[12 + c]
+                        + y[14 + c]
+                })
+                .collect();
+            t[0] + t[1]
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn vload16_and_vstore16_become_transposed_vector_loads_and_stores() {
+    clift_compiler::codegen::dump::collect();
+    kernel(SOURCE, "vloads", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, clif) = collected
+        .clif
+        .iter()
+        .find(|(name, _)| name == "vectorized row function of vloads")
+        .expect("the vectorized row function's CLIF");
+    // 16 + 8 components of 4 items: a 16-byte load per 4 components of an item.
+    assert_eq!(clif.matches("load.f32x4").count(), 24, "{clif}");
+    assert_eq!(clif.matches(" store ").count(), 16, "{clif}");
+    assert!(
+        !clif.contains("extractlane") && !clif.contains("insertlane"),
+        "{clif}"
+    );
+}
+
+fn doubles(n: usize, seed: u32) -> Vec<f64> {
+    floats(n, seed)
+        .iter()
+        .map(|&x| f64::from(x) * 1.25)
+        .collect()
+}
+
+#[test]
+fn doubles_run_two_items_per_register() {
+    let n = 26;
+    let a = doubles(n, 61);
+    let out = both(
+        SOURCE,
+        "dbl",
+        range_1d(n, 13),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![0.75f64.to_bits()]),
+        true,
+    );
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let x = a[i];
+            let g = i as f32 * 0.25;
+            let mut y = x * 0.75 + f64::from(g) - i as f64;
+            if x > 0.25 {
+                y = (y * y).sqrt() / x;
+            } else {
+                y = y * x + 1.5;
+            }
+            y + x.abs() + f64::from((x * 3.0) as f32) + f64::from(u8::from(x != y))
+        })
+        .collect();
+    assert_eq!(out, want);
+    let a = doubles(4 * n, 62);
+    let out = both(
+        SOURCE,
+        "dvec",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; 4 * n]], vec![]),
+        true,
+    );
+    let mut want = Vec::new();
+    for i in 0..n {
+        for c in 0..4 {
+            let v = a[4 * i + c];
+            let mut w = v * v - (c + 1) as f64;
+            if i % 3 == 1 {
+                w = w.abs().sqrt();
+            }
+            want.push(w + v);
+        }
+    }
+    assert_eq!(out, want);
+    let out = both_with(
+        SOURCE,
+        "dp16",
+        range_1d(12, 6),
+        &|| (vec![vec![0.0f64; 12]], vec![0.25f64.to_bits()]),
+        true,
+        true,
+    );
+    let want: Vec<f64> = (0..12)
+        .map(|g| {
+            let mut x: Vec<f64> = (0..16).map(|c| 0.25 + c as f64).collect();
+            let mut y = [(g % 6) as f64; 16];
+            for _ in 0..3 {
+                for c in 0..16 {
+                    x[c] = y[c].mul_add(x[c], y[c]);
+                    y[c] = x[c].mul_add(y[c], x[c]);
+                }
+            }
+            let t: Vec<f64> = (0..2)
+                .map(|c| {
+                    y[c] + y[2 + c]
+                        + y[4 + c]
+                        + y[6 + c]
+                        + y[8 + c]
+                        + y[10 + c]
+                        + y[12 + c]
+                        + y[14 + c]
+                })
+                .collect();
+            t[0] + t[1]
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn longs_run_two_items_per_register() {
+    let n = 22;
+    let a: Vec<i64> = (0..n as i64)
+        .map(|i| i * 0x1234_5678_9abc - 77_777 * (i % 5))
+        .collect();
+    let out = both(
+        SOURCE,
+        "longs",
+        range_1d(n, 11),
+        &|| (vec![a.clone(), vec![0; n]], vec![5_000_000_000u64]),
+        true,
+    );
+    let want: Vec<i64> = (0..n)
+        .map(|i| {
+            let v = a[i] + 5_000_000_000;
+            let mut w = (v ^ i as i64) - (v & 0xff);
+            if v == w {
+                w = 7;
+            }
+            (w as u64).wrapping_add((v << 3) as u64) as i64
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn double16_becomes_pairs_of_registers() {
+    clift_compiler::codegen::dump::collect();
+    kernel(SOURCE, "dvec", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, clif) = collected
+        .clif
+        .iter()
+        .find(|(name, _)| name == "vectorized row function of dvec")
+        .expect("the vectorized row function's CLIF");
+    // 4 components of 4 items: 8 loads and 8 stores of 16 bytes, square roots in pairs.
+    assert_eq!(clif.matches("load.f64x2").count(), 8, "{clif}");
+    assert_eq!(clif.matches(" store ").count(), 8, "{clif}");
+    assert_eq!(clif.matches(" sqrt ").count(), 8, "{clif}");
+}
+
+#[test]
+fn integers_widen_and_narrow_between_32_and_64_bits_in_registers() {
+    let n = 21;
+    let a: Vec<i64> = (0..n as i64)
+        .map(|i| i * 0x2345_6789 - 0x7000_0000)
+        .collect();
+    // The kernel reads ints: two per long of the buffer.
+    let ints: Vec<i32> = a.iter().map(|&x| x as i32).collect();
+    let packed: Vec<i64> = ints
+        .chunks(2)
+        .map(|c| {
+            let hi = c.get(1).copied().unwrap_or(0);
+            (i64::from(hi) << 32) | i64::from(c[0] as u32)
+        })
+        .collect();
+    let out = both(
+        SOURCE,
+        "widen",
+        range_1d(n, 7),
+        &|| (vec![packed.clone(), vec![0; n]], vec![]),
+        true,
+    );
+    let want: Vec<i64> = ints
+        .iter()
+        .map(|&x| {
+            let u = (x as u32).wrapping_mul(3);
+            let w = i64::from(x) + i64::from(u);
+            let back = ((w >> 1) as i32).wrapping_add(w as i32);
+            w + i64::from(u) + i64::from(back)
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn vload_and_vstore_of_double_vectors_move_pairs() {
+    let n = 18;
+    let a = doubles(4 * n + 2, 71);
+    let out = both(
+        SOURCE,
+        "dvload",
+        range_1d(n, 9),
+        &|| (vec![a.clone(), vec![-1.0; 4 * n]], vec![]),
+        true,
+    );
+    let mut want = vec![-1.0; 4 * n];
+    for i in 0..n {
+        if i % 4 == 2 {
+            continue;
+        }
+        let w = [a[2 * i + 1], a[2 * i + 2]];
+        let extra = [w[0], w[1], w[1], w[0]];
+        for c in 0..4 {
+            want[4 * i + c] = a[4 * i + c] * 2.0 + extra[c];
+        }
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn swizzles_splats_and_negation_of_doubles_stay_in_pairs() {
+    let n = 15;
+    let a = doubles(4 * n, 81);
+    let out = both(
+        SOURCE,
+        "dswz",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![1.75f64.to_bits()]),
+        true,
+    );
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let v = &a[4 * i..4 * i + 4];
+            let lit = [v[0], v[1], -v[2], v[3]];
+            let w: Vec<f64> = (0..4).map(|c| v[3 - c] * 1.75 + lit[c]).collect();
+            let h = [w[2] - w[0], w[3] - w[1]];
+            h[0] * h[1] - w[1]
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn double_vector_swizzles_and_literals_need_no_lane_moves() {
+    clift_compiler::codegen::dump::collect();
+    kernel(SOURCE, "dswz", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, clif) = collected
+        .clif
+        .iter()
+        .find(|(name, _)| name == "vectorized row function of dswz")
+        .expect("the vectorized row function's CLIF");
     assert!(
         !clif.contains("extractlane") && !clif.contains("insertlane"),
         "{clif}"

@@ -269,9 +269,9 @@ G select(G, G, Ku)
 @ pure
 
 # 6.12.7 Vector data load and store functions
-@ reads
+@ reads vector
 Sv{N} vload{N}(size_t, const anyread Sv*)
-@ writes
+@ writes vector
 void vstore{N}(Sv{N}, size_t, anyspace Sv*)
 @ reads
 float vload_half(size_t, const anyread half*)

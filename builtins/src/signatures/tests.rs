@@ -184,10 +184,12 @@ fn every_builtin_has_an_id_a_function_and_consistent_attributes() {
             assert!(b.name.starts_with("get_"), "{}", b.name);
         }
         // The builtins the vectorizer (compiler/src/codegen/simd) has register forms for,
-        // exactly: the work-item ids as sequences and the cheap math.
+        // exactly: the work-item ids as sequences, the cheap math, and vloadn / vstoren.
         let vectorized = matches!(
             b.function.name(),
             "get_global_id"
+                | "vload"
+                | "vstore"
                 | "get_local_id"
                 | "fabs"
                 | "mad"

@@ -64,6 +64,10 @@ pub(in crate::codegen) fn define_vector_region(
     if options.scalar_only || !super::enabled() {
         return Err("turned off (CLIFT_VECTORIZE=0)".into());
     }
+    // Checks are emitted by the scalar lowering only.
+    if options.safe {
+        return Err("safe mode runs work-items one at a time".into());
+    }
     let mut uniform = crate::passes::uniform::uniform_locals(f);
     // The kernel's `__local` arrays: memory the group shares, at a uniform address.
     for (i, local) in f.locals.iter().enumerate() {

@@ -5,7 +5,9 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, InstBuilder, Value, types};
 
 use super::super::func::{Result, constant_dimension};
+use super::WIDTH;
 use super::lower::VecLower;
+use super::pair::{Pair, pair_type, soa_pair_type};
 use super::value::{VVal, lane_order, soa_type, vec_type};
 use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr};
 use crate::frontend::types::Scalar;
@@ -20,6 +22,9 @@ impl VecLower<'_, '_> {
             return self.per_lane(e);
         }
         let f = id.function();
+        if matches!(f, F::Vload | F::Vstore) {
+            return self.vector_memory(e, f, args);
+        }
         if matches!(f, F::GetGlobalId | F::GetLocalId) && constant_dimension(args) == Some(0) {
             let counter = if f == F::GetGlobalId {
                 self.l.global_x
@@ -58,6 +63,12 @@ impl VecLower<'_, '_> {
             let x = self.vector(&v, types::F32X4);
             return Ok(VVal::V(self.rsqrt(x)));
         }
+        let pair = pair_type(&e.ty)
+            .map(|pt| (pt, 0))
+            .or_else(|| soa_pair_type(&e.ty));
+        if let Some((pt, n)) = pair {
+            return self.pair_builtin(e, f, args, pt, n);
+        }
         let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
             (Some(vt), _) => (vt, 0),
             (None, Some((vt, n))) => (vt, n),
@@ -73,7 +84,7 @@ impl VecLower<'_, '_> {
             F::Sqrt | F::NativeSqrt | F::HalfSqrt | F::Fabs | F::NativeDivide | F::NativeRecip => {
                 float
             }
-            F::Mad => float && !self.l.mad_enable,
+            F::Mad => float,
             F::Min | F::Max | F::Clamp => true,
             F::Select => {
                 n == 0
@@ -112,6 +123,96 @@ impl VecLower<'_, '_> {
         Ok(VVal::S(cs))
     }
 
+    /// sqrt, fabs and mad of `double` and its vectors (`pt`: the pair's register type,
+    /// `n`: the components, 0 for a scalar) in pairs of registers; the rest per lane.
+    fn pair_builtin(
+        &mut self,
+        e: &Expr,
+        f: F,
+        args: &[Expr],
+        pt: ir::Type,
+        n: usize,
+    ) -> Result<VVal> {
+        let simd = pt == types::F64X2
+            && matches!(f, F::Sqrt | F::Fabs | F::Mad)
+            && args.iter().all(|a| a.ty == e.ty);
+        if !simd {
+            return self.per_lane(e);
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.vexpr(a)?);
+        }
+        let pairs = |s: &mut Self, c: Option<usize>| -> Pair {
+            let ps: Vec<Pair> = values
+                .iter()
+                .map(|v| match c {
+                    None => s.pair(v, pt),
+                    Some(c) => s.pair_component(v, c, pt),
+                })
+                .collect();
+            [0, 1].map(|h| {
+                let xs: Vec<Value> = ps.iter().map(|p| p[h]).collect();
+                s.simd_builtin(f, &xs, true, true)
+            })
+        };
+        if n == 0 {
+            return Ok(VVal::P(pairs(self, None)));
+        }
+        Ok(VVal::SP((0..n).map(|c| pairs(self, Some(c))).collect()))
+    }
+
+    /// vloadn / vstoren of `int`, `uint`, `float` (or 64-bit) vectors of 2, 4, 8 or 16
+    /// components:
+    /// `load_mem` / `store_mem` of the vector type at the step's addresses, so that
+    /// consecutive offsets become whole loads (vload3's elements are 3 apart, not 4: per
+    /// lane, as are the other types).
+    fn vector_memory(&mut self, e: &Expr, f: F, args: &[Expr]) -> Result<VVal> {
+        let store = f == F::Vstore;
+        let vty = if store { &args[0].ty } else { &e.ty };
+        let n = soa_type(vty).or_else(|| soa_pair_type(vty)).map(|(_, n)| n);
+        if args.len() != 2 + usize::from(store) || !n.is_some_and(|n| matches!(n, 2 | 4 | 8 | 16)) {
+            return self.per_lane(e);
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.vexpr(a)?);
+        }
+        let (p, o) = if store {
+            (&values[2], &values[1])
+        } else {
+            (&values[1], &values[0])
+        };
+        let size = vty.size() as i64;
+        let addr = match (p, o) {
+            (VVal::U(p), VVal::Seq { base, stride, .. }) => {
+                let scaled = self.l.b.ins().imul_imm_s(*base, size);
+                VVal::Seq {
+                    base: self.l.b.ins().iadd(p[0], scaled),
+                    stride: stride * size,
+                    exact: true,
+                    id: false,
+                }
+            }
+            _ => {
+                let (pl, ol) = (self.lanes(p), self.lanes(o));
+                let lanes = (0..WIDTH as usize)
+                    .map(|k| {
+                        let scaled = self.l.b.ins().imul_imm_s(ol[k][0], size);
+                        vec![self.l.b.ins().iadd(pl[k][0], scaled)]
+                    })
+                    .collect();
+                VVal::L(lanes)
+            }
+        };
+        if store {
+            let v = values.swap_remove(0);
+            self.store_mem(addr, v, vty)?;
+            return Ok(VVal::U(Vec::new()));
+        }
+        self.load_mem(addr, vty)
+    }
+
     /// The register form of a cheap builtin on registers `xs` (the scalar lowering's
     /// instructions, lane by lane).
     fn simd_builtin(&mut self, f: F, xs: &[Value], float: bool, signed: bool) -> Value {
@@ -124,6 +225,8 @@ impl VecLower<'_, '_> {
                 let one = self.l.b.ins().splat(types::F32X4, one);
                 self.l.b.ins().fdiv(one, xs[0])
             }
+            // With -cl-mad-enable the scalar lowering fuses (one rounding): so do lanes.
+            F::Mad if self.l.mad_enable => self.l.b.ins().fma(xs[0], xs[1], xs[2]),
             F::Mad => {
                 let p = self.l.b.ins().fmul(xs[0], xs[1]);
                 self.l.b.ins().fadd(p, xs[2])

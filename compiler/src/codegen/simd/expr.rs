@@ -11,6 +11,7 @@ use super::super::func::{Lanes, Result, constant_dimension};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{
     BinaryOp, BuiltinFunction, ConvertKind, Expr, ExprKind, Place, PlaceKind, Rounding, UnaryOp,
@@ -18,7 +19,7 @@ use crate::frontend::tir::{
 use crate::frontend::types::{Scalar, Type};
 
 /// The comparison a binary operator makes, if it is one: (integer, float) condition codes.
-fn comparison(op: BinaryOp, signed: bool) -> Option<(IntCC, FloatCC)> {
+pub(super) fn comparison(op: BinaryOp, signed: bool) -> Option<(IntCC, FloatCC)> {
     use BinaryOp::*;
     let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
     Some(match op {
@@ -229,6 +230,11 @@ impl VecLower<'_, '_> {
                         .collect();
                     Ok(VVal::S(cs))
                 }
+                (UnaryOp::Neg, None) if pair_type(&operand.ty) == Some(types::F64X2) => {
+                    let v = self.vexpr(operand)?;
+                    let p = self.pair(&v, types::F64X2);
+                    Ok(VVal::P(p.map(|h| self.l.b.ins().fneg(h))))
+                }
                 (UnaryOp::Neg | UnaryOp::BitNot, Some(vt)) => {
                     let v = self.vexpr(operand)?;
                     let x = self.vector(&v, vt);
@@ -372,6 +378,52 @@ impl VecLower<'_, '_> {
                     VVal::S(cs)
                 })
             }
+            ExprKind::Swizzle { base, lanes } if soa_pair_type(&base.ty).is_some() => {
+                let (pt, n) = soa_pair_type(&base.ty).expect("matched");
+                let v = self.vexpr(base)?;
+                let cs: Vec<_> = (0..n).map(|c| self.pair_component(&v, c, pt)).collect();
+                let mut picked = Vec::with_capacity(lanes.len());
+                for &l in lanes {
+                    picked.push(match cs.get(l as usize) {
+                        Some(c) => *c,
+                        // Lane 3 of a 3-vector: undefined; 0.
+                        None => {
+                            let z = self.zero(pt);
+                            [z, z]
+                        }
+                    });
+                }
+                Ok(if lanes.len() == 1 {
+                    VVal::P(picked[0])
+                } else {
+                    VVal::SP(picked)
+                })
+            }
+            ExprKind::Convert {
+                kind: ConvertKind::Splat,
+                operand,
+            } if soa_pair_type(&e.ty).is_some() => {
+                let (pt, n) = soa_pair_type(&e.ty).expect("matched");
+                let v = self.vexpr(operand)?;
+                let p = self.pair(&v, pt);
+                Ok(VVal::SP(vec![p; n]))
+            }
+            ExprKind::VectorLiteral(parts) if soa_pair_type(&e.ty).is_some() => {
+                let (pt, _) = soa_pair_type(&e.ty).expect("matched");
+                let mut cs = Vec::new();
+                for p in parts {
+                    let v = self.vexpr(p)?;
+                    if p.ty.is_vector() {
+                        let n = p.ty.lanes().max(1) as usize;
+                        for c in 0..n {
+                            cs.push(self.pair_component(&v, c, pt));
+                        }
+                    } else {
+                        cs.push(self.pair(&v, pt));
+                    }
+                }
+                Ok(VVal::SP(cs))
+            }
             ExprKind::VectorLiteral(parts) if soa_type(&e.ty).is_some() => {
                 let (vt, _) = soa_type(&e.ty).expect("matched");
                 let mut cs = Vec::new();
@@ -444,6 +496,24 @@ impl VecLower<'_, '_> {
                     VVal::V(picked[0])
                 } else {
                     VVal::S(picked)
+                }
+            }
+            PlaceKind::Lanes { vector, lanes }
+                if soa_pair_type(&vector.ty.ty).is_some() && !self.place_uniform(vector) =>
+            {
+                let (pt, n) = soa_pair_type(&vector.ty.ty).expect("matched");
+                let Some(v) = self.load_place(vector)? else {
+                    return Ok(None);
+                };
+                let cs: Vec<_> = (0..n).map(|c| self.pair_component(&v, c, pt)).collect();
+                let picked: Vec<_> = lanes
+                    .iter()
+                    .map(|&l| cs.get(l as usize).copied().unwrap_or(cs[0]))
+                    .collect();
+                if picked.len() == 1 {
+                    VVal::P(picked[0])
+                } else {
+                    VVal::SP(picked)
                 }
             }
             _ => return Ok(None),
@@ -675,6 +745,9 @@ impl VecLower<'_, '_> {
                 _ => {}
             }
         }
+        if let Some(r) = self.binary_pair(op, &a, &b, operand_ty, result_ty)? {
+            return Ok(r);
+        }
         if let (Some(vt), Some(_)) = (vec_type(operand_ty), vec_type(result_ty)) {
             let float = vt == types::F32X4;
             if let Some((icc, fcc)) = comparison(op, s.is_signed()) {
@@ -844,6 +917,14 @@ impl VecLower<'_, '_> {
                 return Ok(VVal::V(self.l.b.ins().fcvt_from_sint(types::F32X4, x)));
             }
         }
+        if plain
+            && !matches!(v, VVal::U(_))
+            && !from.is_vector()
+            && !to.is_vector()
+            && let Some(r) = self.convert_pair(&v, fs, ts)
+        {
+            return Ok(r);
+        }
         self.convert_per_lane(v, from, to, how)
     }
 
@@ -882,6 +963,7 @@ pub(super) fn memory_scalar(ty: &Type) -> bool {
     matches!(ty, Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half)
         || matches!(ty, Type::Pointer(_))
         || soa_type(ty).is_some()
+        || super::pair::soa_pair_type(ty).is_some()
 }
 
 /// The element type of a vector type (the type of one component).

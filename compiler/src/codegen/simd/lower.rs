@@ -11,6 +11,7 @@ use super::super::func::{Lanes, Lower, Result, Storage, unsupported};
 use super::super::item_context;
 use super::super::ops::lane_types;
 use super::WIDTH;
+use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{self, Block as TirBlock, Expr, ExprKind, LocalId, Stmt, StmtKind};
 use crate::frontend::types::Type;
@@ -25,6 +26,10 @@ pub(super) enum VarStore {
     Soa(Vec<Variable>),
     /// Each work-item's lanes.
     Lanes(Vec<Vec<Variable>>),
+    /// Two registers (64-bit scalars).
+    Pair([Variable; 2]),
+    /// Two registers per component (vectors of 64-bit elements).
+    SoaPair(Vec<[Variable; 2]>),
     /// `base + k * stride` (a variable written only by its declaration).
     Seq {
         base: Variable,
@@ -474,6 +479,18 @@ impl<'a, 'b> VecLower<'a, 'b> {
             (None, Some((vt, n))) => {
                 VarStore::Soa((0..n).map(|_| self.l.b.declare_var(vt)).collect())
             }
+            (None, None) if pair_type(&ty).is_some() => {
+                let pt = pair_type(&ty).expect("matched");
+                VarStore::Pair([(); 2].map(|_| self.l.b.declare_var(pt)))
+            }
+            (None, None) if soa_pair_type(&ty).is_some() => {
+                let (pt, n) = soa_pair_type(&ty).expect("matched");
+                VarStore::SoaPair(
+                    (0..n)
+                        .map(|_| [(); 2].map(|_| self.l.b.declare_var(pt)))
+                        .collect(),
+                )
+            }
             (None, None) => {
                 let (t, n) = lane_types(&ty)
                     .ok_or_else(|| super::super::CodegenError(format!("a varying {ty}")))?;
@@ -496,6 +513,14 @@ impl<'a, 'b> VecLower<'a, 'b> {
             Some(VarStore::Soa(vs)) => {
                 let vs = vs.clone();
                 VVal::S(vs.iter().map(|v| self.l.b.use_var(*v)).collect())
+            }
+            Some(VarStore::Pair(vs)) => {
+                let vs = *vs;
+                VVal::P(vs.map(|v| self.l.b.use_var(v)))
+            }
+            Some(VarStore::SoaPair(vs)) => {
+                let vs = vs.clone();
+                VVal::SP(vs.iter().map(|p| p.map(|v| self.l.b.use_var(v))).collect())
             }
             Some(VarStore::Lanes(vs)) => {
                 let vs = vs.clone();
@@ -540,6 +565,24 @@ impl<'a, 'b> VecLower<'a, 'b> {
                     let vt = self.l.b.func.dfg.value_type(cur);
                     let x = self.component(&value, c, vt);
                     self.l.b.def_var(*v, x);
+                }
+            }
+            Some(VarStore::Pair(vs)) => {
+                let vs = *vs;
+                let pt = pair_type(ty).unwrap_or(types::F64X2);
+                let p = self.pair(&value, pt);
+                for (v, x) in vs.iter().zip(p) {
+                    self.l.b.def_var(*v, x);
+                }
+            }
+            Some(VarStore::SoaPair(vs)) => {
+                let vs = vs.clone();
+                let pt = soa_pair_type(ty).map_or(types::F64X2, |(pt, _)| pt);
+                for (c, pair) in vs.iter().enumerate() {
+                    let p = self.pair_component(&value, c, pt);
+                    for (v, x) in pair.iter().zip(p) {
+                        self.l.b.def_var(*v, x);
+                    }
                 }
             }
             Some(VarStore::Lanes(vs)) => {

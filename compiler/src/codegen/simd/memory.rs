@@ -10,7 +10,8 @@ use super::super::func::{Lanes, PlaceRef, Result};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
-use super::value::{VVal, vec_type};
+use super::pair::{pair_type, soa_pair_type};
+use super::value::{VVal, lane_order, soa_type, vec_type};
 use crate::frontend::types::Type;
 
 impl VecLower<'_, '_> {
@@ -18,6 +19,12 @@ impl VecLower<'_, '_> {
     pub(super) fn load_mem(&mut self, addr: VVal, ty: &Type) -> Result<VVal> {
         if let VVal::U(a) = &addr {
             return Ok(VVal::U(self.l.load(&PlaceRef::Mem(a[0]), ty)?));
+        }
+        if let Some(v) = self.load_soa(&addr, ty)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.load_pair(&addr, ty)? {
+            return Ok(v);
         }
         let vt = vec_type(ty);
         if let (VVal::Seq { base, stride, .. }, Some(vt)) = (&addr, vt)
@@ -82,7 +89,7 @@ impl VecLower<'_, '_> {
     /// For an indexed address of elements of `ty` (one register's worth): whether, at run
     /// time, every lane is active and the lanes' elements are consecutive (an `i8`), and
     /// the first lane's address.
-    fn consecutive(&mut self, addr: &VVal, ty: &Type) -> Option<(Value, Value)> {
+    pub(super) fn consecutive(&mut self, addr: &VVal, ty: &Type) -> Option<(Value, Value)> {
         let VVal::Indexed {
             base,
             index,
@@ -92,7 +99,11 @@ impl VecLower<'_, '_> {
         else {
             return None;
         };
-        if scale != ty.size() as i64 || vec_type(ty).is_none() {
+        let held = vec_type(ty).is_some()
+            || soa_type(ty).is_some()
+            || pair_type(ty).is_some()
+            || soa_pair_type(ty).is_some();
+        if scale != ty.size() as i64 || !held {
             return None;
         }
         let first = self.l.b.ins().extractlane(index, 0);
@@ -124,7 +135,12 @@ impl VecLower<'_, '_> {
     }
 
     /// Each lane's read of `ty` at its address, for the lanes of `guard` (zeros elsewhere).
-    fn load_lanes(&mut self, addr: &VVal, ty: &Type, guard: Option<Value>) -> Result<Vec<Lanes>> {
+    pub(super) fn load_lanes(
+        &mut self,
+        addr: &VVal,
+        ty: &Type,
+        guard: Option<Value>,
+    ) -> Result<Vec<Lanes>> {
         let addrs = self.lanes(addr);
         let (t, n) = lane_types(ty).unwrap_or((types::I64, 1));
         self.lanewise(guard, &vec![t; n], |s, k| {
@@ -134,6 +150,9 @@ impl VecLower<'_, '_> {
 
     /// Writes `value` of type `ty` at `addr` in the current lanes only.
     pub(super) fn store_mem(&mut self, addr: VVal, value: VVal, ty: &Type) -> Result<()> {
+        if self.store_soa(&addr, &value, ty)? || self.store_pair(&addr, &value, ty)? {
+            return Ok(());
+        }
         let mask = self.mask();
         if let (VVal::Seq { base, stride, .. }, Some(vt)) = (&addr, vec_type(ty))
             && *stride == ty.size() as i64
@@ -195,9 +214,190 @@ impl VecLower<'_, '_> {
         self.store_lanes(&addr, &value, ty, mask)
     }
 
+    /// Where the step's vectors of `ty` are one after the other in memory from `addr` (a
+    /// sequence whose stride is their size, or an index found consecutive at run time),
+    /// the first one's address and, where it is not known, whether they are (an `i8`,
+    /// false also where some lane is inactive). `None`: not of a width loaded whole.
+    fn soa_run(&mut self, addr: &VVal, ty: &Type) -> Option<(Option<Value>, Value)> {
+        let (_, n) = soa_type(ty)?;
+        // float3's 16 bytes hold 3 components: moved per lane.
+        if !matches!(n, 2 | 4 | 8 | 16) || ty.size() != n as u64 * 4 {
+            return None;
+        }
+        match *addr {
+            VVal::Seq { base, stride, .. } if stride == ty.size() as i64 => {
+                let ok = self.mask().map(|m| self.l.b.ins().vall_true(m));
+                Some((ok, base))
+            }
+            VVal::Indexed { .. } => {
+                let (ok, first) = self.consecutive(addr, ty)?;
+                Some((Some(ok), first))
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads vectors of `ty` (kept one register per component) where the step's are
+    /// consecutive: a 16-byte load per 4 components of each work-item, transposed.
+    fn load_soa(&mut self, addr: &VVal, ty: &Type) -> Result<Option<VVal>> {
+        let Some((ok, first)) = self.soa_run(addr, ty) else {
+            return Ok(None);
+        };
+        let (vt, n) = soa_type(ty).expect("soa_run checked it");
+        let Some(ok) = ok else {
+            return Ok(Some(VVal::S(self.load_transposed(first, vt, n))));
+        };
+        // Where they are not consecutive (or some lane is inactive), the active lanes'
+        // vectors are gathered into a buffer on the stack (zeros for the others) and read
+        // from there: the two paths meet with one address, not with a register per
+        // component, which would all be live at the join (spilled, for 16 of them).
+        let size = ty.size() as u32;
+        let slot = self.l.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            size * WIDTH as u32,
+            4,
+        ));
+        let from = self.l.b.declare_var(types::I64);
+        let (fast, slow, join) = (
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+        );
+        self.l.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.l.b.switch_to_block(fast);
+        self.l.b.def_var(from, first);
+        self.l.b.ins().jump(join, &[]);
+        self.l.b.switch_to_block(slow);
+        let m = self.mask();
+        let lanes = self.load_lanes(addr, ty, m)?;
+        let buffer = self.l.b.ins().stack_addr(types::I64, slot, 0);
+        for (k, lane) in lanes.iter().enumerate() {
+            for (c, x) in lane.iter().enumerate() {
+                let offset = (k as u32 * size + 4 * c as u32) as i32;
+                self.l
+                    .b
+                    .ins()
+                    .store(MemFlagsData::trusted(), *x, buffer, offset);
+            }
+        }
+        self.l.b.def_var(from, buffer);
+        self.l.b.ins().jump(join, &[]);
+        self.l.b.switch_to_block(join);
+        let from = self.l.b.use_var(from);
+        Ok(Some(VVal::S(self.load_transposed(from, vt, n))))
+    }
+
+    /// Writes vectors of `ty` where the step's are consecutive (as `load_soa` reads them);
+    /// false where they are not of such a width or address.
+    fn store_soa(&mut self, addr: &VVal, value: &VVal, ty: &Type) -> Result<bool> {
+        let Some((ok, first)) = self.soa_run(addr, ty) else {
+            return Ok(false);
+        };
+        let (vt, n) = soa_type(ty).expect("soa_run checked it");
+        let cs: Vec<Value> = (0..n).map(|c| self.component(value, c, vt)).collect();
+        let Some(ok) = ok else {
+            self.store_transposed(first, &cs);
+            return Ok(true);
+        };
+        let (fast, slow, join) = (
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+        );
+        self.l.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.l.b.switch_to_block(fast);
+        self.store_transposed(first, &cs);
+        self.l.b.ins().jump(join, &[]);
+        self.l.b.switch_to_block(slow);
+        let m = self.mask();
+        self.store_lanes(addr, &VVal::S(cs), ty, m)?;
+        self.l.b.ins().jump(join, &[]);
+        self.l.b.switch_to_block(join);
+        Ok(true)
+    }
+
+    /// The `n` components (registers of `vt`) of the step's consecutive vectors from `base`.
+    fn load_transposed(&mut self, base: Value, vt: ir::Type, n: usize) -> Vec<Value> {
+        let flags = MemFlagsData::new();
+        if n == 2 {
+            // [x0 y0 x1 y1] [x2 y2 x3 y3]: the even and the odd lanes.
+            let r0 = self.l.b.ins().load(vt, flags, base, 0);
+            let r1 = self.l.b.ins().load(vt, flags, base, 16);
+            return vec![
+                self.shuffle32(r0, r1, [0, 2, 4, 6]),
+                self.shuffle32(r0, r1, [1, 3, 5, 7]),
+            ];
+        }
+        let size = n as i32 * 4;
+        let mut cs = Vec::with_capacity(n);
+        for j in 0..n as i32 / 4 {
+            let rows: Vec<Value> = (0..WIDTH as i32)
+                .map(|k| self.l.b.ins().load(vt, flags, base, k * size + 16 * j))
+                .collect();
+            cs.extend(self.transpose4(&rows));
+        }
+        cs
+    }
+
+    /// Writes the components `cs` of the step's vectors consecutively from `base`.
+    fn store_transposed(&mut self, base: Value, cs: &[Value]) {
+        let flags = MemFlagsData::new();
+        if cs.len() == 2 {
+            let r0 = self.shuffle32(cs[0], cs[1], [0, 4, 1, 5]);
+            let r1 = self.shuffle32(cs[0], cs[1], [2, 6, 3, 7]);
+            self.l.b.ins().store(flags, r0, base, 0);
+            self.l.b.ins().store(flags, r1, base, 16);
+            return;
+        }
+        let size = cs.len() as i32 * 4;
+        for (j, four) in cs.chunks(4).enumerate() {
+            let rows = self.transpose4(four);
+            for (k, r) in rows.into_iter().enumerate() {
+                self.l
+                    .b
+                    .ins()
+                    .store(flags, r, base, k as i32 * size + 16 * j as i32);
+            }
+        }
+    }
+
+    /// The transpose of 4 registers of 4 lanes (row k's lane j becomes row j's lane k).
+    fn transpose4(&mut self, rows: &[Value]) -> Vec<Value> {
+        let t0 = self.shuffle32(rows[0], rows[1], [0, 4, 1, 5]);
+        let t1 = self.shuffle32(rows[0], rows[1], [2, 6, 3, 7]);
+        let t2 = self.shuffle32(rows[2], rows[3], [0, 4, 1, 5]);
+        let t3 = self.shuffle32(rows[2], rows[3], [2, 6, 3, 7]);
+        vec![
+            self.shuffle32(t0, t2, [0, 1, 4, 5]),
+            self.shuffle32(t0, t2, [2, 3, 6, 7]),
+            self.shuffle32(t1, t3, [0, 1, 4, 5]),
+            self.shuffle32(t1, t3, [2, 3, 6, 7]),
+        ]
+    }
+
+    /// The 32-bit lanes `pick` of `a` (0..4) and `b` (4..8), as a register of `a`'s type.
+    pub(super) fn shuffle32(&mut self, a: Value, b: Value, pick: [u8; 4]) -> Value {
+        let vt = self.l.b.func.dfg.value_type(a);
+        let bytes: Vec<u8> = pick
+            .iter()
+            .flat_map(|&l| (0..4).map(move |i| l * 4 + i))
+            .collect();
+        let mask = self
+            .l
+            .b
+            .func
+            .dfg
+            .immediates
+            .push(ir::ConstantData::from(bytes));
+        let a = self.l.b.ins().bitcast(types::I8X16, lane_order(), a);
+        let b = self.l.b.ins().bitcast(types::I8X16, lane_order(), b);
+        let r = self.l.b.ins().shuffle(a, b, mask);
+        self.l.b.ins().bitcast(vt, lane_order(), r)
+    }
+
     /// Each lane's write, in lane order (the last work-item's value stays where several
     /// write one place), for the lanes of `guard`.
-    fn store_lanes(
+    pub(super) fn store_lanes(
         &mut self,
         addr: &VVal,
         value: &VVal,

@@ -35,6 +35,7 @@ mod check;
 mod expr;
 mod lower;
 mod memory;
+mod pair;
 mod places;
 mod regions;
 mod value;

@@ -8,6 +8,7 @@ use cranelift_codegen::ir::{
 use super::super::func::Lanes;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::pair::{Pair, pair_type, soa_pair_type};
 use crate::frontend::types::{Scalar, Type};
 
 /// A value in each of the step's work-items.
@@ -29,9 +30,14 @@ pub(super) enum VVal {
     V(Value),
     /// Each work-item's lanes, as the scalar lowering holds them.
     L(Vec<Lanes>),
-    /// A vector-typed value (`float2`..`float4`, `int`/`uint` alike) as one register per
+    /// A vector-typed value (`float2`..`float16`, `int`/`uint` alike) as one register per
     /// component, work-item k in lane k of each ("structure of arrays").
     S(Vec<Value>),
+    /// A `double`, `long` or `ulong`: two registers, work-items 0 and 1 in the first, 2
+    /// and 3 in the second (`pair.rs`).
+    P(Pair),
+    /// A vector of 64-bit elements: one pair per component.
+    SP(Vec<Pair>),
     /// An address `base + ext(index[k]) * scale`: a uniform pointer and an `int`/`uint`
     /// index register (extended by `signed`). The index is often consecutive at run time
     /// (`p[clamp(x + dx, 0, w - 1)]`), which loads and stores test for.
@@ -56,12 +62,11 @@ pub(super) fn vec_type(ty: &Type) -> Option<ir::Type> {
 }
 
 /// The register type and component count of a varying vector of `ty`, where it is kept
-/// as one register per component.
+/// as one register per component (every width: 16 components are 16 registers, which a
+/// loop keeps in registers as well as 16 lanes of one work-item would).
 pub(super) fn soa_type(ty: &Type) -> Option<(ir::Type, usize)> {
     match ty {
-        Type::Vector(s, n) if *n <= 4 => {
-            vec_type(&Type::Scalar(*s)).map(|vt| (vt, usize::from(*n)))
-        }
+        Type::Vector(s, n) => vec_type(&Type::Scalar(*s)).map(|vt| (vt, usize::from(*n))),
         _ => None,
     }
 }
@@ -83,6 +88,12 @@ impl VecLower<'_, '_> {
                 .map(|k| vec![self.l.b.ins().extractlane(*x, k)])
                 .collect(),
             VVal::L(lanes) => lanes.clone(),
+            VVal::P(p) => (0..WIDTH as usize)
+                .map(|k| vec![self.pair_lane(p, k)])
+                .collect(),
+            VVal::SP(cs) => (0..WIDTH as usize)
+                .map(|k| cs.iter().map(|c| self.pair_lane(c, k)).collect())
+                .collect(),
             VVal::S(cs) => (0..WIDTH as u8)
                 .map(|k| {
                     cs.iter()
@@ -120,7 +131,7 @@ impl VecLower<'_, '_> {
                 self.l.b.ins().iadd(splat, steps)
             }
             VVal::V(x) => *x,
-            VVal::Indexed { .. } | VVal::S(_) => {
+            VVal::Indexed { .. } | VVal::S(_) | VVal::P(_) | VVal::SP(_) => {
                 let lanes = self.lanes(v);
                 self.vector(&VVal::L(lanes), vt)
             }
@@ -148,6 +159,23 @@ impl VecLower<'_, '_> {
 
     /// The value whose work-items have `lanes`: one register where its type fits one.
     pub(super) fn assemble(&mut self, lanes: Vec<Lanes>, ty: &Type) -> VVal {
+        if let Some(pt) = pair_type(ty)
+            && lanes.iter().all(|l| l.len() == 1)
+        {
+            let xs: Vec<Value> = lanes.iter().map(|l| l[0]).collect();
+            return VVal::P(self.pair_of(&xs, pt));
+        }
+        if let Some((pt, n)) = soa_pair_type(ty)
+            && lanes.iter().all(|l| l.len() == n)
+        {
+            let cs = (0..n)
+                .map(|c| {
+                    let xs: Vec<Value> = lanes.iter().map(|l| l[c]).collect();
+                    self.pair_of(&xs, pt)
+                })
+                .collect();
+            return VVal::SP(cs);
+        }
         if let Some((vt, n)) = soa_type(ty)
             && lanes.iter().all(|l| l.len() == n)
         {
@@ -223,6 +251,20 @@ impl VecLower<'_, '_> {
                 })
                 .collect();
             return VVal::S(cs);
+        }
+        if let Some(pt) = pair_type(ty) {
+            let (a, b) = (self.pair(&new, pt), self.pair(&old, pt));
+            return VVal::P(self.select_pair(m, a, b));
+        }
+        if let Some((pt, n)) = soa_pair_type(ty) {
+            let cs = (0..n)
+                .map(|c| {
+                    let a = self.pair_component(&new, c, pt);
+                    let b = self.pair_component(&old, c, pt);
+                    self.select_pair(m, a, b)
+                })
+                .collect();
+            return VVal::SP(cs);
         }
         let (a, b) = (self.lanes(&new), self.lanes(&old));
         let lanes = (0..WIDTH as usize)

@@ -124,6 +124,7 @@ fn run(
                     private_frames: arena.ptr.wrapping_add(frames_offset),
                     printf_buffer: std::ptr::null(),
                     watchdog: std::ptr::null(),
+                    safe: std::ptr::null(),
                 };
                 // SAFETY: the argument block holds every parameter; the buffers and the
                 // arena (local memory and frames, laid out as the runtime does) outlive the

@@ -117,26 +117,28 @@ pub fn try_build(name: &str, source: &str, options: &BuildOptions) -> Result<Bui
     .map_err(|e| out_of_memory(log.clone(), e))?;
     let start = std::time::Instant::now();
     let compiled =
-        codegen::compile_with_sites(std::mem::take(&mut checked.program), &options.codegen).map(|(kernels, sites)| {
-            if !options.codegen.safe {
-                return kernels;
-            }
-            // Each check's position, as the build log would give it.
-            let sites: Arc<[String]> = sites
-                .iter()
-                .map(|span| {
-                    let at = checked.sources.locate(span.file, span.start);
-                    format!("{}:{}:{}", at.name, at.line, at.column)
-                })
-                .collect();
-            kernels
-                .into_iter()
-                .map(|k| KernelCode {
-                    safe_sites: Some(Arc::clone(&sites)),
-                    ..k
-                })
-                .collect()
-        });
+        codegen::compile_with_sites(std::mem::take(&mut checked.program), &options.codegen).map(
+            |(kernels, sites)| {
+                if !options.codegen.safe {
+                    return kernels;
+                }
+                // Each check's position, as the build log would give it.
+                let sites: Arc<[String]> = sites
+                    .iter()
+                    .map(|span| {
+                        let at = checked.sources.locate(span.file, span.start);
+                        format!("{}:{}:{}", at.name, at.line, at.column)
+                    })
+                    .collect();
+                kernels
+                    .into_iter()
+                    .map(|k| KernelCode {
+                        safe_sites: Some(Arc::clone(&sites)),
+                        ..k
+                    })
+                    .collect()
+            },
+        );
     let mut stage_times = checked.stage_times;
     stage_times.push(("codegen", start.elapsed()));
     match compiled {

@@ -323,7 +323,10 @@ impl Kernel {
     /// memory, laid out as [`packed::Args`] lays it out; nothing for by-value parameters,
     /// images and samplers).
     fn safe_objects(&self, values: &[Option<StoredArg>]) -> Vec<SafeObject> {
-        let mut local = self.code.static_local_size.checked_next_multiple_of(MAX_ALIGN);
+        let mut local = self
+            .code
+            .static_local_size
+            .checked_next_multiple_of(MAX_ALIGN);
         (self.code.params.iter().zip(values))
             .map(|(param, value)| match (value, &param.kind) {
                 (Some(StoredArg::Buffer(mem)), ParamKind::Buffer { constant }) => {
@@ -595,7 +598,14 @@ impl PreparedLaunch {
         };
         // The argument whose object it is: a buffer by its address; a `__local` argument
         // (an offset in each group's own memory) by its size, when no other has that size.
-        let params = || self.code.0.params.iter().zip(&self.safe_objects).enumerate();
+        let params = || {
+            self.code
+                .0
+                .params
+                .iter()
+                .zip(&self.safe_objects)
+                .enumerate()
+        };
         let is_local = |p: &KernelParam| matches!(p.kind, ParamKind::Local);
         let buffer = params().find(|(_, (p, o))| !is_local(p) && o.size > 0 && o.base == base);
         let locals: Vec<_> = params()

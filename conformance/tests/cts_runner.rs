@@ -121,7 +121,7 @@ fn cts_run_full_drops_the_quick_device_settings() {
     let dir = std::env::temp_dir().join(format!("clift-cts-full-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // With --full, test_basic runs on the default device (no CLIFT_LOCAL_MEM_SIZE) and
-    // test_conversions without -w.
+    // test_conversions without -w. `--only` takes names with or without `test_`.
     script(
         &dir.join("basic/test_basic"),
         r#"[ -z "${CLIFT_LOCAL_MEM_SIZE+set}" ] || exit 8; echo "PASSED 1 of 1 tests.""#,
@@ -133,7 +133,7 @@ fn cts_run_full_drops_the_quick_device_settings() {
     let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
         .arg(&dir)
         .args(["--vendors", "/opt/vendors", "--full"])
-        .args(["--only", "test_basic,test_conversions"])
+        .args(["--only", "basic,test_conversions"])
         .env_remove("CLIFT_LOCAL_MEM_SIZE")
         .output()
         .unwrap();

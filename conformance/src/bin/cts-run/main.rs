@@ -7,6 +7,8 @@
 //!     [--full] [--logs DIR] [--shards N]
 //! ```
 //!
+//! `--only` takes suite names with or without their `test_` (`--only basic,image_streams`).
+//!
 //! `CTS_BIN_DIR` holds the CTS's test binaries (`test_basic`, `test_api`, ...; the CTS's
 //! build puts each in its own folder, the image suites one level deeper, and both are
 //! searched). `--jobs N` runs N suites at once; `--compute-units N` gives each suite a device
@@ -156,7 +158,10 @@ fn main() {
         value_of("--only").map(|o| o.split(',').map(str::to_string).collect());
     let chosen: Vec<&(&str, &[&str])> = SUITES
         .iter()
-        .filter(|(suite, _)| only.as_ref().is_none_or(|o| o.iter().any(|n| n == suite)))
+        .filter(|(suite, _)| {
+            only.as_ref()
+                .is_none_or(|o| o.iter().any(|n| names(n, suite)))
+        })
         .collect();
     let outcomes = run_all(&config, &chosen, jobs);
     let table = table(&outcomes);
@@ -173,6 +178,11 @@ fn main() {
         .iter()
         .any(|o| o.result != "pass" && o.result != "not built");
     std::process::exit(i32::from(failed));
+}
+
+/// Whether `--only`'s `name` picks `suite`: its full name or without `test_` (`basic`).
+fn names(name: &str, suite: &str) -> bool {
+    name == suite || suite.strip_prefix("test_") == Some(name)
 }
 
 /// Runs the suites on `jobs` threads, each taking the next suite not yet started; prints each

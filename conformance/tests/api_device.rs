@@ -861,3 +861,42 @@ fn retain_and_release_of_a_context_handle_are_invalid_device() {
     assert_eq!(api.context_uint(context, CL_CONTEXT_REFERENCE_COUNT), 1);
     assert_eq!(api.release_context(context), CL_SUCCESS);
 }
+
+/// Prints `CL_DEVICE_LOCAL_MEM_SIZE` for [`local_mem_size_follows_clift_local_mem_size`],
+/// which runs it in a child process with the variable set (the driver reads it once).
+#[test]
+#[ignore = "run by local_mem_size_follows_clift_local_mem_size in a child process"]
+fn print_local_mem_size() {
+    println!("local_mem_size={}", ulong(CL_DEVICE_LOCAL_MEM_SIZE));
+}
+
+#[test]
+fn local_mem_size_follows_clift_local_mem_size() {
+    // The value in bytes or with a K/M suffix, kept within the full profile's minimum
+    // (32 KiB) and the driver's maximum (4 MiB); unparsable: the cache-derived default.
+    let default = ulong(CL_DEVICE_LOCAL_MEM_SIZE);
+    for (value, expected) in [
+        ("32K", 32 << 10),
+        ("65536", 64 << 10),
+        ("1M", 1 << 20),
+        ("100", 32 << 10),
+        ("64M", 4 << 20),
+        ("lots", default),
+    ] {
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "print_local_mem_size",
+                "--ignored",
+                "--nocapture",
+            ])
+            .env("CLIFT_LOCAL_MEM_SIZE", value)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(&format!("local_mem_size={expected}\n")),
+            "CLIFT_LOCAL_MEM_SIZE={value}: {stdout}"
+        );
+    }
+}

@@ -18,9 +18,11 @@ fn cts_run_tables_passes_failures_and_timeouts() {
     let dir = std::env::temp_dir().join(format!("clift-cts-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // A suite passes when it exits with 0; the runner reports its "PASSED n of m" line.
+    // test_basic's quick mode is a device with 32 KiB of local memory.
     script(
         &dir.join("basic/test_basic"),
         r#"[ "$OCL_ICD_VENDORS" = /opt/vendors ] || exit 7
+[ "$CLIFT_LOCAL_MEM_SIZE" = 32K ] || exit 8
 echo "PASSED sub-test."; echo "PASSED 3 of 3 tests.""#,
     );
     // Quick-mode arguments are passed: test_conversions must get -w.
@@ -111,5 +113,33 @@ echo "PASSED $n of $n tests.""#,
     calls.sort();
     // Each shard gets the suite's quick-mode argument before its sub-tests.
     assert_eq!(calls, ["-w one four", "-w three", "-w two"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cts_run_full_drops_the_quick_device_settings() {
+    let dir = std::env::temp_dir().join(format!("clift-cts-full-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // With --full, test_basic runs on the default device (no CLIFT_LOCAL_MEM_SIZE) and
+    // test_conversions without -w. `--only` takes names with or without `test_`.
+    script(
+        &dir.join("basic/test_basic"),
+        r#"[ -z "${CLIFT_LOCAL_MEM_SIZE+set}" ] || exit 8; echo "PASSED 1 of 1 tests.""#,
+    );
+    script(
+        &dir.join("conversions/test_conversions"),
+        r#"[ "$#" = 0 ] || exit 9; echo "PASSED 1 of 1 tests.""#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .arg(&dir)
+        .args(["--vendors", "/opt/vendors", "--full"])
+        .args(["--only", "basic,test_conversions"])
+        .env_remove("CLIFT_LOCAL_MEM_SIZE")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("| test_basic | pass |"), "{stdout}");
+    assert!(stdout.contains("| test_conversions | pass |"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

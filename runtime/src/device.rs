@@ -244,13 +244,15 @@ impl Device {
     }
 
     /// `CL_DEVICE_LOCAL_MEM_SIZE`: a core's L2 (where a work-group's local data stays hot),
-    /// within the spec's minimum and [`limits::MAX_LOCAL_MEM_SIZE`].
+    /// as PoCL reports it, or `CLIFT_LOCAL_MEM_SIZE`; within the spec's minimum and
+    /// [`limits::MAX_LOCAL_MEM_SIZE`].
     pub fn local_mem_size(&self) -> u64 {
-        let l2 = self
-            .machine
-            .cache(2, &self.cpus)
-            .map_or(0, |c| c.size_bytes);
-        l2.clamp(limits::MIN_LOCAL_MEM_SIZE, limits::MAX_LOCAL_MEM_SIZE)
+        let size = crate::config::local_mem_size().unwrap_or_else(|| {
+            self.machine
+                .cache(2, &self.cpus)
+                .map_or(0, |c| c.size_bytes)
+        });
+        size.clamp(limits::MIN_LOCAL_MEM_SIZE, limits::MAX_LOCAL_MEM_SIZE)
     }
 
     /// `CL_DEVICE_SINGLE_FP_CONFIG`: IEEE denormals, infinities and NaN, round to nearest;

@@ -51,9 +51,20 @@ impl Storage {
     /// Zeroed memory aligned to `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (the size of `long16`),
     /// with a guard page after it where the platform allows (see `guarded`).
     pub fn allocate(len: usize) -> ClResult<Storage> {
+        Storage::allocate_for(len, false)
+    }
+
+    /// As [`Storage::allocate`], for a caller that writes every byte at once
+    /// (`CL_MEM_COPY_HOST_PTR`): the pages are made present before the copy, not one fault
+    /// at a time during it.
+    pub fn allocate_to_fill(len: usize) -> ClResult<Storage> {
+        Storage::allocate_for(len, true)
+    }
+
+    fn allocate_for(len: usize, populate: bool) -> ClResult<Storage> {
         #[cfg(target_os = "linux")]
         if let Some((guard, ptr)) =
-            guarded::Guarded::allocate(len, MIN_DATA_TYPE_ALIGN_BYTES as usize)
+            guarded::Guarded::allocate(len, MIN_DATA_TYPE_ALIGN_BYTES as usize, populate)
         {
             return Ok(Storage {
                 ptr,

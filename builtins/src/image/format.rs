@@ -235,90 +235,93 @@ impl Format {
         }
     }
 
-    /// Stored channel `c` as its raw integer (sign-extended for signed types) and as the
-    /// float `read_imagef` gives.
-    fn channel(self, texel: &[u8], c: usize) -> (u32, f32) {
+    /// The stored channels as the floats `read_imagef` gives (section 8.3.1), in storage
+    /// order; the rest stay 0. One match on the data type per element, not per channel:
+    /// every image read of a kernel comes through here.
+    fn stored_floats(self, texel: &[u8]) -> [f32; 4] {
         if let Some(fields) = self.packed_fields() {
-            let (shift, bits) = fields[c.min(2)];
-            let raw = (self.packed_word(texel) >> shift) & ((1 << bits) - 1);
-            return (raw, raw as f32 / ((1u32 << bits) - 1) as f32);
+            let word = self.packed_word(texel);
+            let mut out = [0.0; 4];
+            for (o, (shift, bits)) in out.iter_mut().zip(fields) {
+                let raw = (word >> shift) & ((1 << bits) - 1);
+                *o = raw as f32 / ((1u32 << bits) - 1) as f32;
+            }
+            return out;
         }
-        let size = self.channel_size();
-        let b = &texel[c * size..(c + 1) * size];
+        let n = self.channel_count();
         match self.data_type {
-            CL_UNORM_INT8 => (u32::from(b[0]), f32::from(b[0]) / 255.0),
-            CL_UNSIGNED_INT8 => (u32::from(b[0]), f32::from(b[0])),
-            CL_SNORM_INT8 => {
-                let v = b[0] as i8;
-                (v as i32 as u32, (f32::from(v) / 127.0).max(-1.0))
+            CL_UNORM_INT8 => each(n, |c| f32::from(texel[c]) / 255.0),
+            CL_SNORM_INT8 => each(n, |c| (f32::from(texel[c] as i8) / 127.0).max(-1.0)),
+            CL_UNORM_INT16 => each(n, |c| f32::from(u16_at(texel, c)) / 65535.0),
+            CL_SNORM_INT16 => each(n, |c| {
+                (f32::from(u16_at(texel, c) as i16) / 32767.0).max(-1.0)
+            }),
+            CL_HALF_FLOAT => each(n, |c| clift_half_to_f32(u16_at(texel, c))),
+            CL_FLOAT => each(n, |c| f32::from_bits(u32_at(texel, c))),
+            // The integer types (undefined for `read_imagef`): their values as floats.
+            CL_SIGNED_INT32 => each(n, |c| u32_at(texel, c) as i32 as f32),
+            CL_UNSIGNED_INT32 => each(n, |c| u32_at(texel, c) as f32),
+            _ => self.stored_ints(texel).map(|v| match self.class() {
+                Class::Signed => v as i32 as f32,
+                _ => v as f32,
+            }),
+        }
+    }
+
+    /// The stored channels as raw integers (sign-extended for the signed types), in storage
+    /// order (section 8.3.4); the rest stay 0.
+    fn stored_ints(self, texel: &[u8]) -> [u32; 4] {
+        if let Some(fields) = self.packed_fields() {
+            let word = self.packed_word(texel);
+            let mut out = [0; 4];
+            for (o, (shift, bits)) in out.iter_mut().zip(fields) {
+                *o = (word >> shift) & ((1 << bits) - 1);
             }
-            CL_SIGNED_INT8 => {
-                let v = b[0] as i8;
-                (v as i32 as u32, f32::from(v))
-            }
-            CL_UNORM_INT16 | CL_UNSIGNED_INT16 | CL_HALF_FLOAT => {
-                let v = u16::from_ne_bytes([b[0], b[1]]);
-                let f = match self.data_type {
-                    CL_UNORM_INT16 => f32::from(v) / 65535.0,
-                    CL_HALF_FLOAT => clift_half_to_f32(v),
-                    _ => f32::from(v),
-                };
-                (u32::from(v), f)
-            }
-            CL_SNORM_INT16 | CL_SIGNED_INT16 => {
-                let v = i16::from_ne_bytes([b[0], b[1]]);
-                let f = if self.data_type == CL_SNORM_INT16 {
-                    (f32::from(v) / 32767.0).max(-1.0)
-                } else {
-                    f32::from(v)
-                };
-                (v as i32 as u32, f)
-            }
-            CL_SIGNED_INT32 => {
-                let v = i32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
-                (v as u32, v as f32)
-            }
-            CL_UNSIGNED_INT32 => {
-                let v = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
-                (v, v as f32)
-            }
-            // CL_FLOAT
-            _ => {
-                let v = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
-                (v, f32::from_bits(v))
+            return out;
+        }
+        let n = self.channel_count();
+        match self.data_type {
+            CL_UNORM_INT8 | CL_UNSIGNED_INT8 => each(n, |c| u32::from(texel[c])),
+            CL_SNORM_INT8 | CL_SIGNED_INT8 => each(n, |c| texel[c] as i8 as i32 as u32),
+            CL_SNORM_INT16 | CL_SIGNED_INT16 => each(n, |c| u16_at(texel, c) as i16 as i32 as u32),
+            CL_SIGNED_INT32 | CL_UNSIGNED_INT32 | CL_FLOAT => each(n, |c| u32_at(texel, c)),
+            // UNORM_INT16, UNSIGNED_INT16, HALF_FLOAT.
+            _ => each(n, |c| u32::from(u16_at(texel, c))),
+        }
+    }
+
+    /// Places stored channels at their (r, g, b, a) lanes; a lane the order lacks reads as
+    /// 0, alpha as `one`.
+    fn place<T: Copy + Default>(self, stored: [T; 4], one: T) -> [T; 4] {
+        let mut out = [T::default(), T::default(), T::default(), one];
+        for (lane, c) in self.channel_of().into_iter().enumerate() {
+            if let Some(c) = c {
+                out[lane] = stored[c];
             }
         }
+        out
     }
 
     /// `read_imagef`'s colour of one element (section 8.3.1: `c / 255.0f`, ...).
     pub fn decode_float(self, texel: &[u8]) -> [f32; 4] {
-        let mut out = [0.0, 0.0, 0.0, 1.0];
-        for (lane, c) in self.channel_of().into_iter().enumerate() {
-            if let Some(c) = c {
-                out[lane] = self.channel(texel, c).1;
-            }
-        }
-        out
+        self.place(self.stored_floats(texel), 1.0)
     }
 
     /// `read_imagei`/`read_imageui`'s colour: the stored integers (section 8.3.4).
     pub fn decode_int(self, texel: &[u8]) -> [u32; 4] {
-        let mut out = [0, 0, 0, 1];
-        for (lane, c) in self.channel_of().into_iter().enumerate() {
-            if let Some(c) = c {
-                out[lane] = self.channel(texel, c).0;
-            }
-        }
-        out
+        self.place(self.stored_ints(texel), 1)
     }
 
-    /// The stored channel values `write_image*` derives from a colour: for each stored
-    /// channel, the component it holds.
-    fn stored_components(self) -> Vec<usize> {
+    /// For each stored channel, the colour component it holds (`write_image*` derives the
+    /// stored values from them), and how many channels are stored.
+    fn stored_components(self) -> ([usize; 4], usize) {
         let map = self.channel_of();
-        (0..self.channel_count())
-            .map(|c| map.iter().position(|&m| m == Some(c)).unwrap_or(0))
-            .collect()
+        let n = self.channel_count();
+        let mut out = [0; 4];
+        for (c, o) in out.iter_mut().enumerate().take(n) {
+            *o = map.iter().position(|&m| m == Some(c)).unwrap_or(0);
+        }
+        (out, n)
     }
 
     /// `write_imagef`'s conversion (section 8.3.1.2, 8.3.2, 8.3.3) into `out`.
@@ -334,24 +337,39 @@ impl Format {
             out[..n].copy_from_slice(&bytes[..n]);
             return;
         }
-        let size = self.channel_size();
-        for (c, lane) in self.stored_components().into_iter().enumerate() {
-            let f = color[lane];
-            let dst = &mut out[c * size..(c + 1) * size];
-            match self.data_type {
-                CL_UNORM_INT8 => dst[0] = sat_rte(f * 255.0, 0.0, 255.0) as u8,
-                CL_SNORM_INT8 => dst[0] = sat_rte(f * 127.0, -128.0, 127.0) as i8 as u8,
-                CL_UNORM_INT16 => {
-                    dst.copy_from_slice(&(sat_rte(f * 65535.0, 0.0, 65535.0) as u16).to_ne_bytes())
+        let (lanes, n) = self.stored_components();
+        let f = |c: usize| color[lanes[c]];
+        match self.data_type {
+            CL_UNORM_INT8 => (0..n).for_each(|c| out[c] = sat_rte(f(c) * 255.0, 0.0, 255.0) as u8),
+            CL_SNORM_INT8 => {
+                (0..n).for_each(|c| out[c] = sat_rte(f(c) * 127.0, -128.0, 127.0) as i8 as u8)
+            }
+            CL_UNORM_INT16 => (0..n).for_each(|c| {
+                put(
+                    out,
+                    c,
+                    &(sat_rte(f(c) * 65535.0, 0.0, 65535.0) as u16).to_ne_bytes(),
+                )
+            }),
+            CL_SNORM_INT16 => (0..n).for_each(|c| {
+                put(
+                    out,
+                    c,
+                    &(sat_rte(f(c) * 32767.0, -32768.0, 32767.0) as i16).to_ne_bytes(),
+                )
+            }),
+            CL_HALF_FLOAT => {
+                (0..n).for_each(|c| put(out, c, &clift_f32_to_half_rte(f(c)).to_ne_bytes()))
+            }
+            CL_FLOAT => (0..n).for_each(|c| put(out, c, &f(c).to_ne_bytes())),
+            // Integer formats: `write_imagef` is undefined there; store the rounded,
+            // saturated value rather than garbage.
+            _ => {
+                let size = self.channel_size();
+                for c in 0..n {
+                    let v = sat_rte(f(c), i32::MIN as f32, u32::MAX as f32);
+                    self.store_integer(&mut out[c * size..(c + 1) * size], v);
                 }
-                CL_SNORM_INT16 => dst.copy_from_slice(
-                    &(sat_rte(f * 32767.0, -32768.0, 32767.0) as i16).to_ne_bytes(),
-                ),
-                CL_HALF_FLOAT => dst.copy_from_slice(&clift_f32_to_half_rte(f).to_ne_bytes()),
-                CL_FLOAT => dst.copy_from_slice(&f.to_ne_bytes()),
-                // Integer formats: `write_imagef` is undefined there; store the rounded,
-                // saturated value rather than garbage.
-                _ => self.store_integer(dst, sat_rte(f, i32::MIN as f32, u32::MAX as f32)),
             }
         }
     }
@@ -359,7 +377,8 @@ impl Format {
     /// `write_imagei`'s conversion: `convert_<T>_sat` of each component (section 8.3.4).
     pub fn encode_int(self, color: [i32; 4], out: &mut [u8]) {
         let size = self.channel_size();
-        for (c, lane) in self.stored_components().into_iter().enumerate() {
+        let (lanes, n) = self.stored_components();
+        for (c, &lane) in lanes.iter().enumerate().take(n) {
             self.store_integer(&mut out[c * size..(c + 1) * size], i64::from(color[lane]));
         }
     }
@@ -367,7 +386,8 @@ impl Format {
     /// `write_imageui`'s conversion: `convert_<T>_sat` of each component.
     pub fn encode_uint(self, color: [u32; 4], out: &mut [u8]) {
         let size = self.channel_size();
-        for (c, lane) in self.stored_components().into_iter().enumerate() {
+        let (lanes, n) = self.stored_components();
+        for (c, &lane) in lanes.iter().enumerate().take(n) {
             self.store_integer(&mut out[c * size..(c + 1) * size], i64::from(color[lane]));
         }
     }
@@ -395,6 +415,36 @@ pub enum FillKind {
     Float,
     Int,
     Uint,
+}
+
+/// `[f(0), .., f(n - 1), 0, ..]`: the `n` stored channels of an element.
+#[inline(always)]
+fn each<T: Copy + Default>(n: usize, f: impl Fn(usize) -> T) -> [T; 4] {
+    let mut out = [T::default(); 4];
+    for (c, o) in out.iter_mut().enumerate().take(n) {
+        *o = f(c);
+    }
+    out
+}
+
+/// The 16-bit channel `c` of an element.
+#[inline(always)]
+fn u16_at(texel: &[u8], c: usize) -> u16 {
+    u16::from_ne_bytes([texel[2 * c], texel[2 * c + 1]])
+}
+
+/// The 32-bit channel `c` of an element.
+#[inline(always)]
+fn u32_at(texel: &[u8], c: usize) -> u32 {
+    let b = &texel[4 * c..4 * c + 4];
+    u32::from_ne_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// Stores the bytes of channel `c` (of `bytes.len()` bytes each).
+#[inline(always)]
+fn put(out: &mut [u8], c: usize, bytes: &[u8]) {
+    let n = bytes.len();
+    out[c * n..(c + 1) * n].copy_from_slice(bytes);
 }
 
 /// `convert_<T>_sat_rte(x)` into [lo, hi] as an integer: NaN gives 0 (6.2.3.3).
@@ -471,6 +521,89 @@ mod tests {
             Format::new(CL_R, CL_FLOAT).border_float(),
             [0.0, 0.0, 0.0, 1.0]
         );
+    }
+
+    /// The per-channel conversions as first written (one data-type match per channel), kept
+    /// as the reference the per-element ones must reproduce bit for bit.
+    fn reference_channel(f: Format, texel: &[u8], c: usize) -> (u32, f32) {
+        if let Some(fields) = f.packed_fields() {
+            let (shift, bits) = fields[c.min(2)];
+            let raw = (f.packed_word(texel) >> shift) & ((1 << bits) - 1);
+            return (raw, raw as f32 / ((1u32 << bits) - 1) as f32);
+        }
+        let size = f.channel_size();
+        let b = &texel[c * size..(c + 1) * size];
+        match f.data_type {
+            CL_UNORM_INT8 => (u32::from(b[0]), f32::from(b[0]) / 255.0),
+            CL_UNSIGNED_INT8 => (u32::from(b[0]), f32::from(b[0])),
+            CL_SNORM_INT8 => (
+                b[0] as i8 as i32 as u32,
+                (f32::from(b[0] as i8) / 127.0).max(-1.0),
+            ),
+            CL_SIGNED_INT8 => (b[0] as i8 as i32 as u32, f32::from(b[0] as i8)),
+            CL_UNORM_INT16 | CL_UNSIGNED_INT16 | CL_HALF_FLOAT => {
+                let v = u16::from_ne_bytes([b[0], b[1]]);
+                let x = match f.data_type {
+                    CL_UNORM_INT16 => f32::from(v) / 65535.0,
+                    CL_HALF_FLOAT => clift_half_to_f32(v),
+                    _ => f32::from(v),
+                };
+                (u32::from(v), x)
+            }
+            CL_SNORM_INT16 | CL_SIGNED_INT16 => {
+                let v = i16::from_ne_bytes([b[0], b[1]]);
+                let x = if f.data_type == CL_SNORM_INT16 {
+                    (f32::from(v) / 32767.0).max(-1.0)
+                } else {
+                    f32::from(v)
+                };
+                (v as i32 as u32, x)
+            }
+            CL_SIGNED_INT32 => {
+                let v = i32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
+                (v as u32, v as f32)
+            }
+            CL_UNSIGNED_INT32 => {
+                let v = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
+                (v, v as f32)
+            }
+            _ => {
+                let v = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
+                (v, f32::from_bits(v))
+            }
+        }
+    }
+
+    #[test]
+    fn per_element_decoding_matches_the_per_channel_reference_for_every_format() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for f in Format::supported() {
+            for _ in 0..256 {
+                let mut texel = [0u8; 16];
+                for b in &mut texel {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    *b = seed as u8;
+                }
+                let (mut float, mut int) = ([0.0f32, 0.0, 0.0, 1.0], [0u32, 0, 0, 1]);
+                for (lane, c) in f.channel_of().into_iter().enumerate() {
+                    if let Some(c) = c {
+                        (int[lane], float[lane]) = reference_channel(f, &texel, c);
+                    }
+                }
+                let got = f.decode_float(&texel).map(f32::to_bits);
+                assert_eq!(got, float.map(f32::to_bits), "{f:?} {texel:?}");
+                assert_eq!(f.decode_int(&texel), int, "{f:?} {texel:?}");
+                // Writing what was read stores the same bytes for the exact formats.
+                if matches!(f.data_type, CL_UNORM_INT8 | CL_UNORM_INT16 | CL_FLOAT) {
+                    let mut back = [0u8; 16];
+                    f.encode_float(f.decode_float(&texel), &mut back);
+                    let n = f.element_size();
+                    assert_eq!(back[..n], texel[..n], "{f:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -160,14 +160,16 @@ impl ImageDescriptor {
             // SAFETY: every index is inside the extent.
             return format.decode_float(unsafe { self.texel(idx) });
         }
-        let pairs: Vec<_> = (0..axes)
-            .map(|a| sampler.linear_pair(coords[a], self.extent[a]))
-            .collect();
+        // On the stack: a read is one call per work-item, too often for the heap.
+        let mut pairs = [(None, None, 0.0f32); 3];
+        for (a, pair) in pairs.iter_mut().enumerate().take(axes) {
+            *pair = sampler.linear_pair(coords[a], self.extent[a]);
+        }
         let mut color = [0.0f32; 4];
         for corner in 0..1usize << axes {
             let mut weight = 1.0f32;
             let mut idx = Some(base);
-            for (a, &(i0, i1, t)) in pairs.iter().enumerate() {
+            for (a, &(i0, i1, t)) in pairs.iter().enumerate().take(axes) {
                 let (i, w) = if corner >> a & 1 == 1 {
                     (i1, t)
                 } else {

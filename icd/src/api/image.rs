@@ -85,7 +85,12 @@ unsafe fn create_image(
         // image's life.
         unsafe { Storage::borrow(ptr, geometry.size()) }
     } else {
-        let storage = Storage::allocate(geometry.size())?;
+        // A copy from the host writes every byte: its pages are made present at once.
+        let storage = if flags & CL_MEM_COPY_HOST_PTR != 0 {
+            Storage::allocate_to_fill(geometry.size())?
+        } else {
+            Storage::allocate(geometry.size())?
+        };
         if flags & CL_MEM_COPY_HOST_PTR != 0 {
             let host = ImageGeometry::new(desc, element_size, true, true)?;
             // SAFETY: host_ptr holds the image in the host layout (the spec's requirement);

@@ -85,7 +85,11 @@ pub unsafe extern "C" fn clCreateBuffer(
             // SAFETY: the spec requires host_ptr to hold `size` bytes for the buffer's life.
             unsafe { Storage::borrow(ptr, size) }
         } else {
-            let storage = Storage::allocate(size)?;
+            let storage = if flags & CL_MEM_COPY_HOST_PTR != 0 {
+                Storage::allocate_to_fill(size)?
+            } else {
+                Storage::allocate(size)?
+            };
             if flags & CL_MEM_COPY_HOST_PTR != 0 {
                 // SAFETY: host_ptr holds `size` bytes (the spec's requirement); the new
                 // allocation is `size` bytes and distinct from it.

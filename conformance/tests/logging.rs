@@ -160,7 +160,8 @@ fn every_category_writes_what_it_promises() {
     );
     assert!(
         text.contains(
-            "half as fast, not vectorized: it has barriers (regions are not vectorized yet)\n"
+            "half as fast, not vectorized: the work-group planner cannot split it at its \
+             barriers\n"
         ),
         "{text}"
     );

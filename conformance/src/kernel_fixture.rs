@@ -2,7 +2,8 @@
 //! device, buffers and kernels released on drop, a deterministic random generator and an
 //! array comparison that names the first difference.
 
-use std::ffi::CStr;
+use std::ffi::{CStr, c_char, c_void};
+use std::sync::Mutex;
 
 use crate::*;
 
@@ -263,4 +264,46 @@ pub fn assert_same<T: PartialEq + std::fmt::Debug>(actual: &[T], expected: &[T],
             actual.len()
         );
     }
+}
+
+/// The messages of the contexts' notify callbacks, by the context's user data (an index).
+static MESSAGES: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn record_message(
+    text: *const c_char,
+    _private: *const c_void,
+    _size: usize,
+    user: *mut c_void,
+) {
+    // SAFETY: the driver passes a NUL-terminated message.
+    let text = unsafe { CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned();
+    MESSAGES.lock().unwrap().push((user as usize, text));
+}
+
+/// A fixture whose context (with [`record_message`] as its notify callback) records its callback's messages under `tag`.
+pub fn recording_fixture(tag: usize) -> Fixture {
+    let device = api().device();
+    let (context, status) = api().create_context_raw(
+        None,
+        1,
+        Some(&[device]),
+        Some(record_message),
+        tag as *mut _,
+    );
+    assert_eq!(status, CL_SUCCESS, "clCreateContext");
+    let queue = api()
+        .create_command_queue(context, device, 0)
+        .expect("clCreateCommandQueue");
+    Fixture { context, queue }
+}
+
+/// The messages the notify callback of the contexts made with `tag` received.
+pub fn notify_messages(tag: usize) -> Vec<String> {
+    let all = MESSAGES.lock().unwrap();
+    all.iter()
+        .filter(|(t, _)| *t == tag)
+        .map(|(_, m)| m.clone())
+        .collect()
 }

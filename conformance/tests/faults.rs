@@ -5,9 +5,8 @@
 //! command go on. Faults outside JIT code still reach the host's own handler.
 #![cfg(all(target_arch = "x86_64", target_os = "linux"))]
 
-use std::ffi::{CStr, c_char, c_void};
+use std::ffi::{CStr, c_void};
 use std::ptr::null_mut;
-use std::sync::Mutex;
 
 use clift_conformance::kernel_fixture::*;
 use clift_conformance::*;
@@ -18,47 +17,6 @@ fn api() -> &'static Api {
 
 /// The status of a kernel stopped by a fault (documented in docs/CONFORMANCE.md).
 const FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
-
-/// The messages of the contexts' notify callbacks, by the context's user data (an index).
-static MESSAGES: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
-
-unsafe extern "C" fn record_message(
-    text: *const c_char,
-    _private: *const c_void,
-    _size: usize,
-    user: *mut c_void,
-) {
-    // SAFETY: the driver passes a NUL-terminated message.
-    let text = unsafe { CStr::from_ptr(text) }
-        .to_string_lossy()
-        .into_owned();
-    MESSAGES.lock().unwrap().push((user as usize, text));
-}
-
-/// A fixture whose context records its callback's messages under `tag`.
-fn fixture(tag: usize) -> Fixture {
-    let device = api().device();
-    let (context, status) = api().create_context_raw(
-        None,
-        1,
-        Some(&[device]),
-        Some(record_message),
-        tag as *mut _,
-    );
-    assert_eq!(status, CL_SUCCESS, "clCreateContext");
-    let queue = api()
-        .create_command_queue(context, device, 0)
-        .expect("clCreateCommandQueue");
-    Fixture { context, queue }
-}
-
-fn messages(tag: usize) -> Vec<String> {
-    let all = MESSAGES.lock().unwrap();
-    all.iter()
-        .filter(|(t, _)| *t == tag)
-        .map(|(_, m)| m.clone())
-        .collect()
-}
 
 /// Enqueues `kernel` over `global` items and waits for it; returns its event's status.
 fn run_status(fx: &Fixture, kernel: &Kernel, global: usize) -> cl_int {
@@ -162,13 +120,13 @@ fn expect_fault(
     global: usize,
     what: impl Fn(u64) -> String,
 ) {
-    let fx = fixture(tag);
+    let fx = recording_fixture(tag);
     let buffer = fx.filled(0i32, len);
     let what = what(device_address(&fx, &buffer));
     let k = fx.kernel(source, name, c"");
     k.mem(0, &buffer);
     assert_eq!(run_status(&fx, &k, global), FAULT_STATUS);
-    let messages = messages(tag);
+    let messages = notify_messages(tag);
     let name = name.to_str().unwrap();
     assert!(
         messages
@@ -275,7 +233,7 @@ fn a_write_a_few_elements_past_an_odd_sized_buffer_faults_and_the_heap_is_intact
 
 #[test]
 fn a_command_waiting_for_a_faulted_kernel_is_exec_status_error_and_others_run() {
-    let fx = fixture(6);
+    let fx = recording_fixture(6);
     let buffer = fx.filled(0i32, 4);
     let k = fx.kernel(
         "kernel void null_store2(global int *p) { global int *q = 0; q[get_global_id(0)] = 1; }",
@@ -348,7 +306,7 @@ fn an_endless_kernel_is_stopped_by_the_watchdog() {
 #[test]
 #[ignore = "run in a child process with CLIFT_KERNEL_TIMEOUT set"]
 fn watchdog_child() {
-    let fx = fixture(7);
+    let fx = recording_fixture(7);
     let flag = fx.filled(0i32, 2);
     let k = fx.kernel(
         "kernel void spin(global int *p) { while (p[0] != 7) p[1]++; }",
@@ -364,11 +322,11 @@ fn watchdog_child() {
         "stopped after {took:?}"
     );
     assert!(
-        messages(7)
+        notify_messages(7)
             .iter()
             .any(|m| m.contains("kernel 'spin' ran past CLIFT_KERNEL_TIMEOUT")),
         "{:?}",
-        messages(7)
+        notify_messages(7)
     );
     // A loop around a barrier (run by the work-group function) and a goto loop stop too.
     for (source, name) in [
@@ -456,7 +414,7 @@ fn host_handler_child() {
     };
     HOST_PAGE.store(page as usize, std::sync::atomic::Ordering::SeqCst);
     // A faulting kernel: clift handles its fault and leaves the host's handler alone.
-    let fx = fixture(8);
+    let fx = recording_fixture(8);
     let buffer = fx.filled(0i32, 4);
     let k = fx.kernel(
         "kernel void null_store3(global int *p) { global int *q = 0; q[get_global_id(0)] = 1; }",

@@ -5,9 +5,8 @@
 //! results as without it. (x86-64 Linux, where kernel faults are recovered.)
 #![cfg(all(target_arch = "x86_64", target_os = "linux"))]
 
-use std::ffi::{CStr, c_char, c_void};
+use std::ffi::CStr;
 use std::ptr::null_mut;
-use std::sync::Mutex;
 
 use clift_conformance::kernel_fixture::*;
 use clift_conformance::*;
@@ -17,47 +16,6 @@ fn api() -> &'static Api {
 }
 
 const SAFE: &CStr = c"-cl-clift-safe";
-
-/// The messages of the contexts' notify callbacks, by the context's user data (an index).
-static MESSAGES: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
-
-unsafe extern "C" fn record_message(
-    text: *const c_char,
-    _private: *const c_void,
-    _size: usize,
-    user: *mut c_void,
-) {
-    // SAFETY: the driver passes a NUL-terminated message.
-    let text = unsafe { CStr::from_ptr(text) }
-        .to_string_lossy()
-        .into_owned();
-    MESSAGES.lock().unwrap().push((user as usize, text));
-}
-
-/// A fixture whose context records its callback's messages under `tag`.
-fn fixture(tag: usize) -> Fixture {
-    let device = api().device();
-    let (context, status) = api().create_context_raw(
-        None,
-        1,
-        Some(&[device]),
-        Some(record_message),
-        tag as *mut _,
-    );
-    assert_eq!(status, CL_SUCCESS, "clCreateContext");
-    let queue = api()
-        .create_command_queue(context, device, 0)
-        .expect("clCreateCommandQueue");
-    Fixture { context, queue }
-}
-
-fn messages(tag: usize) -> Vec<String> {
-    let all = MESSAGES.lock().unwrap();
-    all.iter()
-        .filter(|(t, _)| *t == tag)
-        .map(|(_, m)| m.clone())
-        .collect()
-}
 
 /// Enqueues `kernel` over `global` items (groups of `local`) and waits; returns its
 /// event's status.
@@ -117,7 +75,7 @@ fn expect_violation(
         CL_OUT_OF_RESOURCES,
         "expected a violation: {parts:?}"
     );
-    let messages = messages(tag);
+    let messages = notify_messages(tag);
     assert!(
         messages
             .iter()
@@ -138,7 +96,7 @@ fn expect_violation(
 
 #[test]
 fn a_one_element_global_write_overrun_names_its_source_line() {
-    let fx = fixture(1);
+    let fx = recording_fixture(1);
     // 1000 ints: the element past the end is inside the buffer's guard padding, where a
     // write does not fault without safe mode.
     let source = "kernel void past(global int *p) {\n    p[get_global_id(0)] = 7;\n}";
@@ -168,7 +126,7 @@ fn a_one_element_global_write_overrun_names_its_source_line() {
 
 #[test]
 fn a_one_element_global_read_overrun_is_a_read() {
-    let fx = fixture(2);
+    let fx = recording_fixture(2);
     let source = "kernel void shift(global const float *in, global float *out) {
     size_t i = get_global_id(0);
     out[i] = in[i + 1];
@@ -197,7 +155,7 @@ fn a_one_element_global_read_overrun_is_a_read() {
 
 #[test]
 fn local_overruns_are_caught_for_arguments_and_kernel_scope_arrays() {
-    let fx = fixture(3);
+    let fx = recording_fixture(3);
     let source = "kernel void loc(global int *out, local int *tmp) {
     size_t l = get_local_id(0);
     tmp[l + 1] = 1;
@@ -244,7 +202,7 @@ fn local_overruns_are_caught_for_arguments_and_kernel_scope_arrays() {
 
 #[test]
 fn a_private_array_overrun_is_caught() {
-    let fx = fixture(4);
+    let fx = recording_fixture(4);
     let source = "kernel void priv(global int *out, int n) {
     int a[8];
     for (int k = 0; k < n; k++)
@@ -273,7 +231,7 @@ fn a_private_array_overrun_is_caught() {
 
 #[test]
 fn constant_overruns_are_caught_for_arguments_and_program_scope_arrays() {
-    let fx = fixture(5);
+    let fx = recording_fixture(5);
     let source = "kernel void cst(constant int *c, global int *out) {
     out[get_global_id(0)] = c[get_global_id(0)];
 }";
@@ -316,7 +274,7 @@ kernel void tbl(global int *out) {
 
 #[test]
 fn pointer_arithmetic_keeps_the_object_and_helpers_look_it_up() {
-    let fx = fixture(6);
+    let fx = recording_fixture(6);
     let source = "kernel void arith(global int *p) {
     global int *q = p + 10;
     q += get_global_id(0);
@@ -363,7 +321,7 @@ kernel void helper(global int *p, global int *other) {
 
 #[test]
 fn null_pointers_are_caught() {
-    let fx = fixture(7);
+    let fx = recording_fixture(7);
     let source = "kernel void null_store(global int *p) {
     global int *q = 0;
     q[get_global_id(0)] = p[0];
@@ -409,7 +367,7 @@ fn null_pointers_are_caught() {
 
 #[test]
 fn builtins_that_access_memory_are_checked() {
-    let fx = fixture(10);
+    let fx = recording_fixture(10);
     let buffer = fx.filled(0.0f32, 64);
     let base = device_address(&fx, &buffer);
     // vload4 of the last four floats and one more.
@@ -510,7 +468,7 @@ kernel void mixer(global const float *x, global float *y, global int *count,
 
 #[test]
 fn correct_kernels_give_identical_results_with_safe_mode() {
-    let fx = fixture(8);
+    let fx = recording_fixture(8);
     let n = 256usize;
     let mut rng = Rng(7);
     let x = rng.floats(n, -1.0, 1.0);
@@ -535,7 +493,7 @@ fn correct_kernels_give_identical_results_with_safe_mode() {
     assert_eq!(safe.0, plain.0);
     assert_eq!(safe.1, plain.1);
     assert_eq!(safe.2, plain.2);
-    assert!(messages(8).is_empty(), "{:?}", messages(8));
+    assert!(notify_messages(8).is_empty(), "{:?}", notify_messages(8));
 }
 
 #[test]
@@ -549,7 +507,7 @@ fn clift_safe_turns_safe_mode_on_for_every_build() {
 #[test]
 #[ignore = "run in a child process with CLIFT_SAFE=1"]
 fn clift_safe_child() {
-    let fx = fixture(9);
+    let fx = recording_fixture(9);
     let buffer = fx.filled(0i32, 10);
     let k = fx.kernel(
         "kernel void past_env(global int *p) { p[get_global_id(0)] = 7; }",

@@ -307,3 +307,31 @@ pub fn notify_messages(tag: usize) -> Vec<String> {
         .map(|(_, m)| m.clone())
         .collect()
 }
+
+/// Runs the ignored test `name` of the calling test binary in a child process with `env`
+/// set (for what must happen once in a fresh process: environment read once, faults);
+/// returns its output, after checking that it ran and passed.
+pub fn child(name: &str, env: &[(&str, &str)]) -> String {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            name,
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "child {name} failed:\n{text}");
+    assert!(
+        text.contains("1 passed"),
+        "child {name} did not run:\n{text}"
+    );
+    text
+}

@@ -266,32 +266,6 @@ fn a_command_waiting_for_a_faulted_kernel_is_exec_status_error_and_others_run() 
     queue_still_works(&fx);
 }
 
-/// Runs the ignored test `name` in a child process with `env` set; returns its output.
-fn child(name: &str, env: &[(&str, &str)]) -> String {
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            name,
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "child {name} failed:\n{text}");
-    assert!(
-        text.contains("1 passed"),
-        "child {name} did not run:\n{text}"
-    );
-    text
-}
-
 #[test]
 fn an_endless_kernel_is_stopped_by_the_watchdog() {
     let text = child("watchdog_child", &[("CLIFT_KERNEL_TIMEOUT", "0.5")]);

@@ -517,29 +517,3 @@ fn clift_safe_child() {
     k.mem(0, &buffer);
     assert_eq!(run_status(&fx, &k, 11, Some(1)), CL_OUT_OF_RESOURCES);
 }
-
-/// Runs the ignored test `name` in a child process with `env` set; returns its output.
-fn child(name: &str, env: &[(&str, &str)]) -> String {
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            name,
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "child {name} failed:\n{text}");
-    assert!(
-        text.contains("1 passed"),
-        "child {name} did not run:\n{text}"
-    );
-    text
-}

@@ -185,18 +185,7 @@ impl VecLower<'_, '_> {
         if !region.load_parameters {
             self.hoist_shared(stmts, frames)?;
         }
-        let first = self.l.b.use_var(gx);
-        let end = self.l.b.ins().iadd(first, size);
-        let fits =
-            self.l
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, end, i64::from(i32::MAX));
-        let whole = self.l.b.ins().band_imm_s(size, -WIDTH);
-        let zero = self.l.b.ins().iconst(types::I64, 0);
-        let count = self.l.b.ins().select(fits, whole, zero);
-        let x = self.l.b.declare_var(types::I64);
-        self.l.b.def_var(x, zero);
+        let (count, x) = self.vector_step_count(gx, size);
         let (head, body_b, exit) = (
             self.l.b.create_block(),
             self.l.b.create_block(),

@@ -87,6 +87,26 @@ pub(super) struct VecLower<'a, 'b> {
 }
 
 impl<'a, 'b> VecLower<'a, 'b> {
+    /// How many items of a row of `size` items, starting at the global id in `gx`, run 4 per
+    /// step: `size` rounded down to a multiple of [`WIDTH`], or none where the row's global
+    /// ids would pass `i32::MAX` (ids converted to `int` must not wrap). Also the step's
+    /// item counter, starting at 0.
+    pub(super) fn vector_step_count(&mut self, gx: Variable, size: Value) -> (Value, Variable) {
+        let first = self.l.b.use_var(gx);
+        let end = self.l.b.ins().iadd(first, size);
+        let fits =
+            self.l
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, end, i64::from(i32::MAX));
+        let whole = self.l.b.ins().band_imm_s(size, -WIDTH);
+        let zero = self.l.b.ins().iconst(types::I64, 0);
+        let count = self.l.b.ins().select(fits, whole, zero);
+        let x = self.l.b.declare_var(types::I64);
+        self.l.b.def_var(x, zero);
+        (count, x)
+    }
+
     pub(super) fn new(
         mut l: Lower<'a, 'b>,
         f: &'a tir::Function,
@@ -137,18 +157,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
             .load(types::I64, flags, group, WorkGroup::OFFSET_LOCAL_SIZE);
         let arguments = self.l.kernel_arguments()?;
         let gx = self.l.global_counter(body);
-        let first = self.l.b.use_var(gx);
-        let end = self.l.b.ins().iadd(first, size);
-        let fits =
-            self.l
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, end, i64::from(i32::MAX));
-        let whole = self.l.b.ins().band_imm_s(size, -WIDTH);
-        let zero = self.l.b.ins().iconst(types::I64, 0);
-        let count = self.l.b.ins().select(fits, whole, zero);
-        let x = self.l.b.declare_var(types::I64);
-        self.l.b.def_var(x, zero);
+        let (count, x) = self.vector_step_count(gx, size);
         let (head, body_b, latch, exit) = (
             self.l.b.create_block(),
             self.l.b.create_block(),

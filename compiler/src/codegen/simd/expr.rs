@@ -777,19 +777,7 @@ impl VecLower<'_, '_> {
                     }));
                 }
                 let y = self.vector(&b, vt);
-                let ins = self.l.b.ins();
-                return Ok(VVal::V(match (op, float) {
-                    (Add, true) => ins.fadd(x, y),
-                    (Sub, true) => ins.fsub(x, y),
-                    (Mul, true) => ins.fmul(x, y),
-                    (Div, true) => ins.fdiv(x, y),
-                    (Add, false) => ins.iadd(x, y),
-                    (Sub, false) => ins.isub(x, y),
-                    (Mul, false) => ins.imul(x, y),
-                    (BitAnd, _) => ins.band(x, y),
-                    (BitOr, _) => ins.bor(x, y),
-                    _ => ins.bxor(x, y),
-                }));
+                return Ok(VVal::V(register_op(self.l.b.ins(), op, float, x, y)));
             }
         }
         // Vectors of registers: component by component (arithmetic only: comparisons of
@@ -959,6 +947,31 @@ impl VecLower<'_, '_> {
 }
 
 /// Whether a memory place of type `ty` is read and written here (one scalar, not `half`).
+/// A register-wide arithmetic or bitwise operator (`op` one of `+ - * /` for floats, `+ - *
+/// & | ^` for integers; callers filter the rest): the work-item vectorizer's registers and
+/// register pairs both use it.
+pub(super) fn register_op(
+    ins: cranelift_frontend::FuncInstBuilder<'_, '_>,
+    op: BinaryOp,
+    float: bool,
+    x: Value,
+    y: Value,
+) -> Value {
+    use BinaryOp::*;
+    match (op, float) {
+        (Add, true) => ins.fadd(x, y),
+        (Sub, true) => ins.fsub(x, y),
+        (Mul, true) => ins.fmul(x, y),
+        (Div, true) => ins.fdiv(x, y),
+        (Add, false) => ins.iadd(x, y),
+        (Sub, false) => ins.isub(x, y),
+        (Mul, false) => ins.imul(x, y),
+        (BitAnd, _) => ins.band(x, y),
+        (BitOr, _) => ins.bor(x, y),
+        _ => ins.bxor(x, y),
+    }
+}
+
 pub(super) fn memory_scalar(ty: &Type) -> bool {
     matches!(ty, Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half)
         || matches!(ty, Type::Pointer(_))

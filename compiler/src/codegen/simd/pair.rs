@@ -8,7 +8,7 @@ use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
 
 use super::super::func::Result;
 use super::WIDTH;
-use super::expr::comparison;
+use super::expr::{comparison, register_op};
 use super::lower::VecLower;
 use super::value::{VVal, lane_order};
 use crate::frontend::tir::BinaryOp;
@@ -153,21 +153,7 @@ impl VecLower<'_, '_> {
                 return Ok(None);
             }
             let (x, y) = (self.pair(a, pt), self.pair(b, pt));
-            let r = [0, 1].map(|h| {
-                let ins = self.l.b.ins();
-                let (x, y) = (x[h], y[h]);
-                match (op, float) {
-                    (Add, true) => ins.fadd(x, y),
-                    (Sub, true) => ins.fsub(x, y),
-                    (Mul, true) => ins.fmul(x, y),
-                    (Div, true) => ins.fdiv(x, y),
-                    (Add, false) => ins.iadd(x, y),
-                    (Sub, false) => ins.isub(x, y),
-                    (BitAnd, _) => ins.band(x, y),
-                    (BitOr, _) => ins.bor(x, y),
-                    _ => ins.bxor(x, y),
-                }
-            });
+            let r = [0, 1].map(|h| register_op(self.l.b.ins(), op, float, x[h], y[h]));
             return Ok(Some(VVal::P(r)));
         }
         if let Some((pt, n)) = soa_pair_type(operand_ty)

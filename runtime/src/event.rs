@@ -2,7 +2,8 @@
 //!
 //! Status only moves forward: QUEUED → SUBMITTED → RUNNING → COMPLETE, or to a negative
 //! error code, which is final like COMPLETE. A waiting thread first runs the command itself
-//! if no worker has started it, then spins briefly (a command running elsewhere often ends
+//! if no worker has started it (and a deferred command its in-order chain starts with,
+//! see `crate::queue`), then spins briefly (a command running elsewhere often ends
 //! within microseconds), then blocks on a condition variable; application callbacks and
 //! internal continuations (commands whose wait lists this event is in) run after the lock
 //! is released, so a callback may call back into the API.
@@ -278,18 +279,33 @@ impl Event {
         }
     }
 
-    /// `clSetEventCallback`: runs now if the status was already reached.
+    /// `clSetEventCallback`: runs now if the status was already reached (and a deferred
+    /// command goes to the pool, so that it does reach it).
     pub fn add_callback(self: &Arc<Self>, wanted: cl_int, callback: EventCallback) {
         let status = {
             let mut state = self.state.lock();
             let reached = state.status <= wanted;
             if !reached {
                 state.callbacks.push((wanted, callback));
+                drop(state);
+                self.flush();
                 return;
             }
             state.status
         };
         callback(reported_status(wanted, status));
+    }
+
+    /// Hands the command to the pool if it, or the command its in-order chain starts with,
+    /// is deferred (`crate::queue`): someone other than a waiting thread needs it to run
+    /// (a command of another queue, a callback, an application polling its status).
+    pub fn flush(&self) {
+        if self.is_finished() {
+            return;
+        }
+        if let Some(queue) = self.pending.as_ref().and_then(Pending::queue) {
+            queue.flush();
+        }
     }
 
     /// Runs `then` once the event has finished (at once, on this thread, if it has).
@@ -346,8 +362,15 @@ impl Event {
         if status <= CL_COMPLETE {
             return status;
         }
-        if !self.run_if_offered()
-            && let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
+        if self.run_if_offered() {
+            // Ran here.
+        } else if let Some(first) = crate::queue::deferred_before(self) {
+            // The chain this command is in starts with a deferred command: it runs here, and
+            // what follows it up to this one.
+            if first.pending.as_ref().is_some_and(Pending::take_offer) {
+                crate::queue::run_here_until(&first, self);
+            }
+        } else if let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
             && previous.run_if_offered()
         {
             // The command before was ready and waited for a worker: it ran here, and so does
@@ -361,6 +384,9 @@ impl Event {
         }) {
             return status;
         }
+        // A command still deferred here (this thread could not take it: it was being
+        // enqueued by another thread) goes to the pool before this thread sleeps.
+        self.flush();
         let mut state = self.state.lock();
         while state.status > CL_COMPLETE {
             self.changed.wait(&mut state);

@@ -7,6 +7,19 @@
 //! `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`, which propagates to what waits on it.
 //! Only wait lists propagate failures: the queue's ordering (in-order predecessor, barrier)
 //! makes a command wait, not fail, so a failed command does not poison its queue.
+//!
+//! A short command that is ready when it is enqueued on an in-order queue is not handed to
+//! the pool at once: it is *deferred* (see [`flusher`]). The application nearly always waits
+//! for it next (`clFinish`, `clWaitForEvents`, a blocking read), and the waiting thread then
+//! runs it itself, with the commands chained behind it; a hand-off would cost a wake-up
+//! system call and a second core's time for nothing (and rayon's wake-up looks at every
+//! worker, so its cost grew with the core count). "clFlush only guarantees that all queued
+//! commands ... will eventually be submitted": a deferred command goes to the pool when its
+//! queue is flushed or released, when a command of another queue waits for it, when a
+//! callback is set on it or its status is asked, and in any case within one tick of the
+//! flusher thread.
+
+mod flusher;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -59,6 +72,18 @@ pub fn work(f: impl FnOnce(&Queue) -> ClResult<()> + Send + 'static) -> Work {
     Box::new(Some(f))
 }
 
+/// How a command that is ready when enqueued starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Handed to the pool.
+    Now,
+    /// On the enqueuing thread, which waits for it (a blocking command).
+    Blocking,
+    /// Deferred on an in-order queue (a command of microseconds, which the application
+    /// most likely waits for next); handed to the pool on an out-of-order queue.
+    Short,
+}
+
 /// How a command relates to the others of its queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueOrder {
@@ -92,6 +117,10 @@ struct QueueState {
     unfinished: Vec<Arc<Event>>,
     /// The length of `unfinished` at which it is pruned next.
     prune_at: usize,
+    /// The deferred command of this in-order queue (the first of a chain, if later commands
+    /// were enqueued behind it), with the flusher's tick when it was deferred. It may have
+    /// run already (a waiting thread ran it): then it is merely stale.
+    deferred: Option<(Arc<Event>, u64)>,
 }
 
 impl QueueState {
@@ -140,6 +169,18 @@ impl Queue {
         device: Arc<Device>,
         properties: cl_command_queue_properties,
     ) -> ClResult<Arc<Queue>> {
+        let queue = Self::unflushed(context, device, properties)?;
+        flusher::register(&queue);
+        Ok(queue)
+    }
+
+    /// A queue that the flusher does not look at (its deferred commands run only when
+    /// waited for or flushed; the tests of deferral use it, to be independent of timing).
+    fn unflushed(
+        context: Arc<Context>,
+        device: Arc<Device>,
+        properties: cl_command_queue_properties,
+    ) -> ClResult<Arc<Queue>> {
         // Start the device's workers now, so the first command does not pay for it.
         device.executor()?;
         Ok(Arc::new(Queue {
@@ -152,6 +193,7 @@ impl Queue {
                 barrier: None,
                 unfinished: Vec::new(),
                 prune_at: MIN_PRUNE_AT,
+                deferred: None,
             }),
         }))
     }
@@ -188,16 +230,18 @@ impl Queue {
     /// Enqueues a command that runs `work` once `wait_list` (validated by the caller) and
     /// the queue's ordering allow; returns its event.
     ///
-    /// A `blocking` command whose dependencies have all finished runs at once on the calling
-    /// thread, which is about to wait for it anyway.
+    /// A `Blocking` command whose dependencies have all finished runs at once on the calling
+    /// thread, which is about to wait for it anyway; a `Short` one on an in-order queue is
+    /// deferred (see the module's documentation).
     pub fn enqueue(
         self: &Arc<Self>,
         command_type: cl_command_type,
         wait_list: Vec<Arc<Event>>,
         ordering: QueueOrder,
-        blocking: bool,
+        start: Start,
         work: Work,
     ) -> Arc<Event> {
+        let blocking = start == Start::Blocking;
         let mut deps = wait_list;
         // Only the wait list's failures propagate: the queue's own ordering (the previous
         // command, a barrier, what a marker waits for) does not, so that a command that
@@ -206,8 +250,8 @@ impl Queue {
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
         let out_of_order = self.is_out_of_order();
-        let pending = Pending::new(Arc::clone(self), blocking, work);
-        let (event, previous) = {
+        let mut pending = Pending::new(Arc::clone(self), blocking, work);
+        let (event, previous, defer) = {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
@@ -220,6 +264,13 @@ impl Queue {
             };
             // A finished command is no dependency.
             let previous = previous.filter(|p| !p.is_finished());
+            // Ready now, and stays so (a finished event does not change): nobody else can
+            // count it down, so whether it is deferred is decided here, before it is seen.
+            let defer = start == Start::Short
+                && !out_of_order
+                && previous.is_none()
+                && deps.iter().all(|d| d.status() == CL_COMPLETE);
+            pending.deferred = AtomicBool::new(defer);
             // The event is made here, with the command it follows known, so that it is
             // complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);
@@ -236,11 +287,34 @@ impl Queue {
             } else if matches!(ordering, QueueOrder::Barrier { .. }) {
                 state.barrier = Some(Arc::clone(&event));
             }
+            if defer {
+                state.deferred = Some((Arc::clone(&event), flusher::tick()));
+            }
             state.track(Arc::clone(&event));
-            (event, previous)
+            (event, previous, defer)
         };
-        submit_when_ready(&event, deps, previous, explicit);
+        if defer {
+            flusher::deferred();
+        }
+        submit_when_ready(self, &event, deps, previous, explicit);
         event
+    }
+
+    /// `clFlush`: hands the deferred command (and so what is chained behind it) to the pool.
+    pub fn flush(&self) {
+        let deferred = self.state.lock().deferred.take();
+        if let Some((event, _)) = deferred {
+            hand_to_pool(&event);
+        }
+    }
+
+    /// The deferred command, if it has not run: a thread about to wait for a command of this
+    /// queue runs it (and what follows) itself. It stays recorded until it has run, so
+    /// that a flush still finds it if that thread cannot take it.
+    fn deferred(&self) -> Option<Arc<Event>> {
+        let state = self.state.lock();
+        let (event, _) = state.deferred.as_ref()?;
+        (!event.is_finished()).then(|| Arc::clone(event))
     }
 
     /// `clFinish`: blocks until every command enqueued so far has finished.
@@ -281,6 +355,9 @@ pub(crate) struct Pending {
     failed: AtomicBool,
     /// Submitted and not started: a thread about to wait for the event may run it.
     offered: AtomicBool,
+    /// Ready at enqueue and not handed to the pool yet (see the module's documentation):
+    /// cleared by whoever hands it over.
+    deferred: AtomicBool,
     blocking: bool,
     /// When the command was enqueued, kept only for `CLIFT_LOG=launch`.
     enqueued_at: Option<std::time::Instant>,
@@ -295,6 +372,7 @@ impl Pending {
             remaining: AtomicUsize::new(1),
             failed: AtomicBool::new(false),
             offered: AtomicBool::new(false),
+            deferred: AtomicBool::new(false),
             blocking,
             enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
                 .then(std::time::Instant::now),
@@ -309,6 +387,11 @@ impl Pending {
     /// The queue, which only the first taker gets: the right to run the work.
     fn take_queue(&self) -> Option<Arc<Queue>> {
         self.job.lock().0.take()
+    }
+
+    /// The queue, while the command has not run.
+    pub(crate) fn queue(&self) -> Option<Arc<Queue>> {
+        self.job.lock().0.clone()
     }
 
     /// Drops the work without running it, and the queue.
@@ -329,6 +412,7 @@ fn pending(event: &Event) -> &Pending {
 }
 
 fn submit_when_ready(
+    queue: &Queue,
     event: &Arc<Event>,
     deps: Vec<Arc<Event>>,
     previous: Option<Arc<Event>>,
@@ -342,6 +426,11 @@ fn submit_when_ready(
     for (i, dep) in deps.into_iter().enumerate() {
         let dependent = Arc::clone(event) as Arc<dyn Dependent>;
         if i < explicit {
+            // A command of another queue may be deferred: this one waits for it now. (One
+            // of this queue runs before this one anyway.)
+            if dep.queue_handle() != handle_of(queue) {
+                dep.flush();
+            }
             dep.notify(dependent);
         } else {
             dep.notify_order(dependent);
@@ -360,10 +449,13 @@ impl Dependent for Event {
 }
 
 thread_local! {
-    /// On a worker running commands: a command that became ready meanwhile (the next one
-    /// of an in-order queue, typically), which the worker runs next itself instead of
-    /// handing it to the pool, so a chain of commands costs no wake-up per command.
+    /// On a thread running commands (a worker, or a thread waiting for a command): a command
+    /// that became ready meanwhile (the next one of an in-order queue, typically), which the
+    /// thread runs next itself instead of handing it to the pool, so a chain of commands
+    /// costs no wake-up per command.
     static NEXT: std::cell::RefCell<Option<Arc<Event>>> = const { std::cell::RefCell::new(None) };
+    /// Whether this thread keeps the commands it makes ready in [`NEXT`].
+    static RUNNER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Whether this thread is a worker inside [`run_on_worker`].
     static ON_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -387,9 +479,15 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
     if pending.blocking && on_enqueuing_thread {
         return run(event);
     }
-    pending.offered.store(true, Ordering::Release);
-    // A worker that has just finished this command's last dependency runs it next.
-    let kept = ON_WORKER.with(|on| on.get())
+    // Sequentially consistent with `hand_to_pool`'s swap and load: either it sees the
+    // offer, or this sees that it is no longer deferred (and hands it over itself).
+    pending.offered.store(true, Ordering::SeqCst);
+    if pending.deferred.load(Ordering::SeqCst) {
+        // Its first waiter runs it, or a flush hands it over (see the module's doc).
+        return;
+    }
+    // A thread that has just finished this command's last dependency runs it next.
+    let kept = RUNNER.with(|on| on.get())
         && NEXT.with(|next| {
             let mut next = next.borrow_mut();
             next.is_none() && {
@@ -397,9 +495,26 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
                 true
             }
         });
-    if kept {
-        return;
+    if !kept {
+        spawn(event);
     }
+}
+
+/// Hands a deferred command to the pool, if it still is deferred and nobody has run it.
+pub(crate) fn hand_to_pool(event: &Arc<Event>) {
+    let pending = pending(event);
+    if pending.deferred.load(Ordering::Relaxed)
+        && pending.deferred.swap(false, Ordering::SeqCst)
+        && pending.offered.load(Ordering::SeqCst)
+    {
+        spawn(event);
+    }
+}
+
+/// Spawns a submitted command on its device's pool (a waiting thread may still run it
+/// first: whoever takes the queue runs it).
+fn spawn(event: &Arc<Event>) {
+    let pending = pending(event);
     let failed = {
         // The queue is reached through the job, which a waiting thread may have run (and
         // taken) already.
@@ -427,13 +542,39 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
 /// Runs the command on a worker, then the commands it made ready that the worker kept.
 fn run_on_worker(event: &Event) {
     let outer = ON_WORKER.with(|on| on.replace(true));
+    let runner = RUNNER.with(|on| on.replace(true));
     run(event);
-    if !outer {
+    if !runner {
         while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
             run(&next);
         }
     }
+    RUNNER.with(|on| on.set(runner));
     ON_WORKER.with(|on| on.set(outer));
+}
+
+/// Runs `first` (whose offer this thread has taken) on a thread waiting for `target`, then
+/// the commands that makes ready (the rest of an in-order chain) until `target` has
+/// finished; a command made ready after that goes to the pool.
+pub(crate) fn run_here_until(first: &Event, target: &Event) {
+    let runner = RUNNER.with(|on| on.replace(true));
+    run(first);
+    if !runner {
+        while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
+            if target.is_finished() {
+                spawn(&next);
+            } else {
+                run(&next);
+            }
+        }
+    }
+    RUNNER.with(|on| on.set(runner));
+}
+
+/// The deferred command of `event`'s queue when `event` has not run: the first of the chain
+/// `event` is in (or `event` itself).
+pub(crate) fn deferred_before(event: &Event) -> Option<Arc<Event>> {
+    event.pending()?.queue()?.deferred()
 }
 
 /// Runs `event`'s command, once: a worker and a waiting thread may both try.
@@ -503,28 +644,28 @@ mod tests {
             CL_COMMAND_NDRANGE_KERNEL,
             Vec::new(),
             QueueOrder::Command,
-            false,
+            Start::Now,
             work(|_| Err(crate::ClError(CL_OUT_OF_RESOURCES))),
         );
         let next = queue.enqueue(
             CL_COMMAND_MARKER,
             Vec::new(),
             QueueOrder::Command,
-            false,
+            Start::Now,
             ok(),
         );
         let waiting = queue.enqueue(
             CL_COMMAND_MARKER,
             vec![Arc::clone(&failed)],
             QueueOrder::Command,
-            false,
+            Start::Now,
             ok(),
         );
         let after_all = queue.enqueue(
             CL_COMMAND_MARKER,
             Vec::new(),
             QueueOrder::AfterAll,
-            false,
+            Start::Now,
             ok(),
         );
         assert_eq!(failed.wait(), CL_OUT_OF_RESOURCES);
@@ -558,7 +699,7 @@ mod tests {
                 CL_COMMAND_MARKER,
                 Vec::new(),
                 QueueOrder::Command,
-                true,
+                Start::Blocking,
                 work,
             );
             assert_eq!(event.wait(), CL_COMPLETE);
@@ -597,7 +738,7 @@ mod tests {
                     CL_COMMAND_MARKER,
                     Vec::new(),
                     QueueOrder::Command,
-                    false,
+                    Start::Now,
                     work,
                 )
             })
@@ -617,14 +758,14 @@ mod tests {
             CL_COMMAND_MARKER,
             vec![Arc::clone(&gate)],
             QueueOrder::Command,
-            false,
+            Start::Now,
             work(|_| Ok(())),
         );
         let fast = queue.enqueue(
             CL_COMMAND_MARKER,
             Vec::new(),
             QueueOrder::Command,
-            false,
+            Start::Now,
             work(|_| Ok(())),
         );
         assert_eq!(fast.wait(), CL_COMPLETE);
@@ -659,7 +800,7 @@ mod tests {
                     CL_COMMAND_MARKER,
                     Vec::new(),
                     QueueOrder::Command,
-                    false,
+                    Start::Now,
                     work,
                 )
             })
@@ -680,7 +821,7 @@ mod tests {
                     CL_COMMAND_MARKER,
                     Vec::new(),
                     QueueOrder::Command,
-                    false,
+                    Start::Now,
                     work,
                 )
             })
@@ -705,7 +846,7 @@ mod tests {
                     CL_COMMAND_MARKER,
                     waits,
                     QueueOrder::Command,
-                    false,
+                    Start::Now,
                     work(|_| Ok(())),
                 )
             })
@@ -738,7 +879,7 @@ mod tests {
             CL_COMMAND_MARKER,
             vec![Arc::clone(&gate)],
             QueueOrder::Command,
-            false,
+            Start::Now,
             work(move |_| {
                 flag.store(true, Ordering::Release);
                 Ok(())
@@ -750,5 +891,114 @@ mod tests {
         assert_eq!(event.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         assert!(!ran.load(Ordering::Acquire));
         assert!(weak.upgrade().is_none());
+    }
+
+    fn unflushed_queue() -> Arc<Queue> {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        Queue::unflushed(context, device, 0).unwrap()
+    }
+
+    /// A short command recording the thread that ran it.
+    fn recorder(queue: &Arc<Queue>, log: &Arc<Mutex<Vec<String>>>) -> Arc<Event> {
+        let log = Arc::clone(log);
+        queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::Command,
+            Start::Short,
+            work(move |_| {
+                let name = std::thread::current().name().unwrap_or("").to_string();
+                log.lock().push(name);
+                Ok(())
+            }),
+        )
+    }
+
+    /// A short command ready at enqueue waits for its waiter, which runs it and the commands
+    /// chained behind it: no worker takes part.
+    #[test]
+    fn a_deferred_chain_runs_on_the_waiting_thread() {
+        let queue = unflushed_queue();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let events: Vec<_> = (0..3).map(|_| recorder(&queue, &log)).collect();
+        assert_eq!(events[0].status(), CL_SUBMITTED);
+        assert!(pending(&events[0]).deferred.load(Ordering::Relaxed));
+        // The later ones wait for the first, not deferred themselves.
+        assert_eq!(events[2].status(), CL_QUEUED);
+        assert_eq!(events[2].wait(), CL_COMPLETE);
+        let here = std::thread::current().name().unwrap_or("").to_string();
+        assert_eq!(*log.lock(), vec![here; 3]);
+    }
+
+    /// `clFlush` hands a deferred command to a worker; so does the flusher, within ticks,
+    /// when nobody waits or flushes.
+    #[test]
+    fn a_deferred_command_starts_when_flushed_or_within_ticks() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let flushed = recorder(&unflushed_queue(), &log);
+        assert!(pending(&flushed).deferred.load(Ordering::Relaxed));
+        pending(&flushed).queue().unwrap().flush();
+        let started = std::time::Instant::now();
+        while !flushed.is_finished() {
+            assert!(
+                started.elapsed().as_secs() < 10,
+                "the flushed command never ran"
+            );
+            std::thread::yield_now();
+        }
+        let unflushed = recorder(&queue(0), &log);
+        while !unflushed.is_finished() {
+            assert!(
+                started.elapsed().as_secs() < 10,
+                "the deferred command never ran"
+            );
+            std::thread::sleep(std::time::Duration::from_micros(100));
+        }
+        let log = log.lock();
+        assert_eq!(log.len(), 2);
+        assert!(
+            log.iter().all(|name| name.starts_with("clift-worker-")),
+            "{log:?}"
+        );
+    }
+
+    /// A command of another queue that waits for a deferred command starts it; on an
+    /// out-of-order queue a short command is not deferred.
+    #[test]
+    fn other_queues_and_out_of_order_queues_do_not_wait_for_a_waiter() {
+        let first = unflushed_queue();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let deferred = recorder(&first, &log);
+        let other = Queue::new(
+            Arc::clone(first.context()),
+            Arc::clone(first.device()),
+            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+        )
+        .unwrap();
+        let log2 = Arc::clone(&log);
+        let after = other.enqueue(
+            CL_COMMAND_MARKER,
+            vec![Arc::clone(&deferred)],
+            QueueOrder::Command,
+            Start::Short,
+            work(move |_| {
+                log2.lock().push("after".to_string());
+                Ok(())
+            }),
+        );
+        let started = std::time::Instant::now();
+        while !after.is_finished() {
+            assert!(started.elapsed().as_secs() < 10, "the chain never ran");
+            std::thread::yield_now();
+        }
+        assert_eq!(deferred.status(), CL_COMPLETE);
+        let log = log.lock();
+        assert!(log[0].starts_with("clift-worker-"), "{log:?}");
+        assert_eq!(log[1], "after");
     }
 }

@@ -161,9 +161,10 @@ pub unsafe extern "C" fn clRetainCommandQueue(command_queue: cl_command_queue) -
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
-    // "clReleaseCommandQueue performs an implicit flush": commands are submitted as they are
-    // enqueued, and the queue lives on in its commands until they have finished.
+    // "clReleaseCommandQueue performs an implicit flush"; the queue lives on in its commands
+    // until they have finished.
     call("clReleaseCommandQueue", || {
+        handle::object::<Queue>(command_queue)?.flush();
         handle::release::<Queue>(command_queue)
     })
 }
@@ -226,9 +227,9 @@ pub unsafe extern "C" fn clSetCommandQueueProperty(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn clFlush(command_queue: cl_command_queue) -> cl_int {
-    // Commands are handed to the device as soon as their wait lists allow, so there is
-    // nothing left to issue.
-    call("clFlush", || queue(command_queue).map(|_| ()))
+    // A deferred command (`clift_runtime::queue`) goes to the device's workers; the others
+    // were handed over as soon as their wait lists allowed.
+    call("clFlush", || queue(command_queue).map(|q| q.flush()))
 }
 
 #[unsafe(no_mangle)]

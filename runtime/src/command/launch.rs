@@ -13,6 +13,9 @@ use crate::device::Device;
 use crate::error::ClResult;
 use crate::kernel::{Kernel, NdRange, PreparedLaunch};
 
+/// The most work-items of a launch that is deferred until waited for (`Command::short`).
+pub const SHORT_LAUNCH: usize = 4096;
+
 /// A kernel launch over an NDRange (on its queue's device).
 pub struct Launch {
     command_type: cl_command_type,
@@ -60,6 +63,12 @@ impl Launch {
 impl Command for Launch {
     fn command_type(&self) -> cl_command_type {
         self.command_type
+    }
+
+    /// A launch of at most [`SHORT_LAUNCH`] work-items: the ranges whose launch overhead
+    /// is most of their time (and which the launching thread runs without helpers).
+    fn short(&self) -> bool {
+        self.range.global.iter().product::<usize>() <= SHORT_LAUNCH
     }
 
     fn run(self, queue: &crate::queue::Queue) -> ClResult<()> {

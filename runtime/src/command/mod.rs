@@ -31,7 +31,7 @@ use khronos_headers::*;
 use crate::error::{ClResult, fail};
 use crate::event::Event;
 use crate::memory::Mem;
-use crate::queue::{Queue, QueueOrder};
+use crate::queue::{Queue, QueueOrder, Start};
 
 /// A command with its arguments validated.
 pub trait Command: Send + 'static {
@@ -41,6 +41,12 @@ pub trait Command: Send + 'static {
     /// How it is ordered against the other commands of its queue.
     fn order(&self) -> QueueOrder {
         QueueOrder::Command
+    }
+
+    /// Whether it takes at most microseconds, so that a thread about to wait for it had
+    /// better run it than hand it to a worker (`crate::queue::Start::Short`).
+    fn short(&self) -> bool {
+        false
     }
 
     /// Does the work, once its dependencies have finished, for the queue it was enqueued
@@ -63,8 +69,15 @@ pub fn enqueue<C: Command>(
     blocking: bool,
 ) -> ClResult<Arc<Event>> {
     let (command_type, order) = (command.command_type(), command.order());
+    let start = if blocking {
+        Start::Blocking
+    } else if command.short() {
+        Start::Short
+    } else {
+        Start::Now
+    };
     let work = crate::queue::work(move |queue: &Queue| command.run(queue));
-    let event = queue.enqueue(command_type, waits, order, blocking, work);
+    let event = queue.enqueue(command_type, waits, order, start, work);
     if blocking {
         match event.wait() {
             CL_COMPLETE => {}

@@ -4,7 +4,7 @@ use super::*;
 use crate::context::{Context, ContextProperties};
 use crate::memory::Storage;
 use crate::platform::Platform;
-use crate::queue::{Queue, QueueOrder};
+use crate::queue::{Queue, QueueOrder, Start};
 use clift_compiler::kernel::{KernelParam, ParamInfo};
 
 fn param(kind: ParamKind, offset: usize) -> KernelParam {
@@ -186,7 +186,7 @@ fn vector_add_runs_over_every_group_with_an_offset() {
         CL_COMMAND_NDRANGE_KERNEL,
         Vec::new(),
         QueueOrder::Command,
-        true,
+        Start::Blocking,
         crate::queue::work(move |q| launch.run(&device, q.context(), range)),
     );
     assert_eq!(event.wait(), CL_COMPLETE);

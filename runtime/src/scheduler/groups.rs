@@ -1,7 +1,8 @@
 //! Handing the work-groups of one NDRange to threads.
 //!
 //! The thread that runs the command takes part itself, and wakes helpers only for a range
-//! worth it: it first runs a few groups alone, in batches that double, and wakes helpers
+//! worth it: it first runs a few groups alone (sharing nothing yet: no allocation, no
+//! atomic), in batches that double, and wakes helpers
 //! (no more than there are groups left) once the time spent or the time the rest would
 //! take on this thread alone reaches [`WAKE_WORTH`]; a small or cheap range (a one-group
 //! launch, 64 one-item groups of an empty kernel) wakes nobody. Every participant claims chunks of
@@ -66,6 +67,13 @@ pub fn run(
         run_chunk(groups, local_bytes, 0..total, work_group);
         return;
     }
+    // Nothing is shared before helpers are needed: a range the launcher runs alone (a
+    // one-group launch, a few cheap groups) allocates nothing and touches no other thread,
+    // whatever the number of workers.
+    let ran = run_alone_while_small(groups, local_bytes, total, work_group);
+    if ran == total {
+        return;
+    }
     // SAFETY: only the lifetime changes (same fat pointer); see `Dispatch::work_group`, and
     // `WaitForAll` below, which keeps this frame alive until every claimed group is done,
     // unwinding included.
@@ -76,15 +84,14 @@ pub fn run(
         total,
         local_bytes,
         participants,
-        next: AtomicUsize::new(0),
-        done: AtomicUsize::new(0),
+        next: AtomicUsize::new(ran),
+        done: AtomicUsize::new(ran),
         panicked: AtomicBool::new(false),
         launcher: std::thread::current(),
         work_group: erased,
     });
     let wait = WaitForAll(&dispatch);
-    let left = dispatch.run_alone_while_small();
-    for _ in 0..left.min(participants - 1) {
+    for _ in 0..(total - ran).min(participants - 1) {
         let dispatch = Arc::clone(&dispatch);
         spawn(Box::new(move || {
             let helped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -100,6 +107,31 @@ pub fn run(
     if dispatch.panicked.load(Ordering::Acquire) {
         panic!("a work-group panicked on a worker thread");
     }
+}
+
+/// The launcher's first groups, run alone in batches of 1, 2, 4, ... (at most
+/// [`PROBE_BATCH`]) until the range is done or worth helpers: the time spent, or the time
+/// the groups left would take at the rate so far, reaches [`WAKE_WORTH`]. Returns the
+/// number of groups run (the first ones). A panic in a group unwinds from here: no helper
+/// has started.
+fn run_alone_while_small(
+    groups: [usize; 3],
+    local_bytes: usize,
+    total: usize,
+    work_group: &GroupFn<'_>,
+) -> usize {
+    let start = std::time::Instant::now();
+    let (mut ran, mut batch) = (0usize, 1usize);
+    while ran < total {
+        let end = (ran + batch).min(total);
+        run_chunk(groups, local_bytes, ran..end, work_group);
+        ran = end;
+        if ran < total && worth_helpers(start.elapsed(), ran, total - ran) {
+            break;
+        }
+        batch = (batch * 2).min(PROBE_BATCH);
+    }
+    ran
 }
 
 /// Waits (also while unwinding) until every group of the dispatch is done.
@@ -136,32 +168,6 @@ fn worth_helpers(spent: std::time::Duration, ran: usize, left: usize) -> bool {
 }
 
 impl Dispatch {
-    /// The launcher's first groups, run alone in batches of 1, 2, 4, ... (at most
-    /// [`PROBE_BATCH`]) until the range is done or worth helpers: the time spent, or the time
-    /// the groups left would take at the rate so far, reaches [`WAKE_WORTH`]. Returns the
-    /// number of groups left.
-    fn run_alone_while_small(&self) -> usize {
-        let start = std::time::Instant::now();
-        let (mut ran, mut batch) = (0usize, 1usize);
-        loop {
-            let first = self.next.fetch_add(batch, Ordering::Relaxed);
-            if first >= self.total {
-                return 0;
-            }
-            let chunk = first..(first + batch).min(self.total);
-            ran += chunk.len();
-            self.run_claimed(chunk, false);
-            let left = self.total.saturating_sub(self.next.load(Ordering::Relaxed));
-            if left == 0 {
-                return 0;
-            }
-            if worth_helpers(start.elapsed(), ran, left) {
-                return left;
-            }
-            batch = (batch * 2).min(PROBE_BATCH);
-        }
-    }
-
     /// Claims and runs chunks until none remain (`helper`: not the launcher, which the
     /// last chunk must wake).
     fn take_part(&self, helper: bool) {
@@ -307,6 +313,49 @@ mod tests {
         // Time spent alone counts even when the estimate is small.
         assert!(worth_helpers(us(16), 100, 1));
         assert!(!worth_helpers(us(8), 100, 100));
+    }
+
+    #[test]
+    fn a_cheap_range_wakes_no_helper_and_a_slow_one_wakes_them() {
+        let spawned = AtomicUsize::new(0);
+        let ran = AtomicUsize::new(0);
+        let count = |c: Chunk<'_>| {
+            ran.fetch_add(c.ids.count(), Ordering::Relaxed);
+        };
+        // A job dropped unrun: the launcher would still claim every group itself. The first
+        // run pays for first touches (thread-locals, the clock), and a loaded machine may
+        // preempt the launcher mid-probe: of five runs, one at least wakes nobody.
+        let quiet = (0..5)
+            .filter(|_| {
+                let before = spawned.load(Ordering::Relaxed);
+                let spawn = |_job| {
+                    spawned.fetch_add(1, Ordering::Relaxed);
+                };
+                run([4, 1, 1], 0, 3, spawn, &count);
+                spawned.load(Ordering::Relaxed) == before
+            })
+            .count();
+        assert!(quiet >= 1, "helpers woken for 4 empty groups in every run");
+        assert_eq!(ran.load(Ordering::Relaxed), 5 * 4);
+        // Groups of 2 ms: the first one tells that helpers are worth it.
+        let helpers = std::sync::Mutex::new(Vec::new());
+        let slow = AtomicUsize::new(0);
+        run(
+            [8, 1, 1],
+            0,
+            3,
+            |job| helpers.lock().unwrap().push(std::thread::spawn(job)),
+            &|c| {
+                for _ in c.ids {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    slow.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+        );
+        let helpers = helpers.into_inner().unwrap();
+        assert_eq!(helpers.len(), 3);
+        helpers.into_iter().for_each(|h| h.join().unwrap());
+        assert_eq!(slow.load(Ordering::Relaxed), 8);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! - a burst of tiny kernels on an in-order queue: the enqueue calls alone (per kernel), and
 //!   the whole burst to its `clFinish` (kernels per second);
 //! - a 64-work-item kernel with four buffer arguments, enqueue + `clFinish`;
+//! - clpeak's kernel launch latency: an empty kernel on a profiling queue, enqueue +
+//!   `clFinish`, the mean of its profiling start minus queued times;
 //! - the cost of one work-group: an empty kernel over 2^20 one-item groups, and over 2^16
 //!   groups of 64 items, in nanoseconds per group (the CTS's test_basic imagedim_* sub-tests
 //!   run about a billion one-item groups, so this decides whether such a suite finishes).
@@ -48,6 +50,21 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         "µs",
         Better::Lower,
         empty,
+        None,
+    );
+    let latency = per(&|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("empty")?;
+        let t = launch_latency(d, k, n);
+        release(d, k);
+        t
+    });
+    table.add(
+        SECTION,
+        "kernel launch latency, profiling start - queued (clpeak's method)",
+        "µs",
+        Better::Lower,
+        latency,
         None,
     );
     let four = per(&|d| {
@@ -127,6 +144,83 @@ fn launches(d: &Driver, k: cl_kernel, items: usize, count: usize) -> Result<f64,
         d.finish();
     }
     Ok(start.elapsed().as_secs_f64() / count as f64)
+}
+
+/// clpeak's kernel launch latency in µs: the mean of `CL_PROFILING_COMMAND_START` minus
+/// `CL_PROFILING_COMMAND_QUEUED` over `count` launches of the empty kernel `k` on a profiling
+/// queue, each followed by `clFinish`.
+fn launch_latency(d: &Driver, k: cl_kernel, count: usize) -> Result<f64, String> {
+    let api = &d.api;
+    let mut device: cl_device_id = null_mut();
+    let mut status = CL_SUCCESS;
+    // SAFETY: the driver's queue; one device handle is written to `device`.
+    unsafe {
+        entry!(api.clGetCommandQueueInfo)(
+            d.queue,
+            CL_QUEUE_DEVICE,
+            size_of::<cl_device_id>(),
+            (&raw mut device).cast(),
+            null_mut(),
+        )
+    };
+    // SAFETY: the driver's context and its device.
+    let queue = unsafe {
+        entry!(api.clCreateCommandQueue)(d.context, device, CL_QUEUE_PROFILING_ENABLE, &mut status)
+    };
+    if status != CL_SUCCESS {
+        return Err(format!("clCreateCommandQueue (profiling): {status}"));
+    }
+    let global = [1usize];
+    let time = |event: cl_event, param: cl_profiling_info| {
+        let mut t: cl_ulong = 0;
+        // SAFETY: a finished event of a profiling queue; one cl_ulong is written.
+        unsafe {
+            entry!(api.clGetEventProfilingInfo)(
+                event,
+                param,
+                size_of::<cl_ulong>(),
+                (&raw mut t).cast(),
+                null_mut(),
+            )
+        };
+        t
+    };
+    let mut total = 0.0;
+    let mut result = Ok(());
+    for round in 0..=count {
+        let mut event: cl_event = null_mut();
+        // SAFETY: a one-item range on the profiling queue; one event is returned.
+        let status = unsafe {
+            entry!(api.clEnqueueNDRangeKernel)(
+                queue,
+                k,
+                1,
+                null(),
+                global.as_ptr(),
+                null(),
+                0,
+                null(),
+                &mut event,
+            )
+        };
+        if status != CL_SUCCESS {
+            result = Err(format!("clEnqueueNDRangeKernel (profiling): {status}"));
+            break;
+        }
+        // SAFETY: the profiling queue; then the event this loop owns.
+        unsafe { entry!(api.clFinish)(queue) };
+        // The first launch is outside the measure (PoCL finishes code generation there).
+        if round > 0 {
+            let waited = time(event, CL_PROFILING_COMMAND_START)
+                .saturating_sub(time(event, CL_PROFILING_COMMAND_QUEUED));
+            total += waited as f64;
+        }
+        // SAFETY: the event returned above, released once.
+        unsafe { entry!(api.clReleaseEvent)(event) };
+    }
+    // SAFETY: the queue made above, released once.
+    unsafe { entry!(api.clReleaseCommandQueue)(queue) };
+    result.map(|()| total / count as f64 / 1e3)
 }
 
 /// Nanoseconds per work-group of one launch of `groups` groups of `items` work-items each

@@ -20,14 +20,25 @@ const FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
 
 /// Enqueues `kernel` over `global` items and waits for it; returns its event's status.
 fn run_status(fx: &Fixture, kernel: &Kernel, global: usize) -> cl_int {
+    run_status_in_groups(fx, kernel, global, None)
+}
+
+/// [`run_status`] with a local size (`None`: the driver's choice).
+fn run_status_in_groups(
+    fx: &Fixture,
+    kernel: &Kernel,
+    global: usize,
+    local: Option<usize>,
+) -> cl_int {
     let mut event = null_mut();
+    let local = local.map(|l| [l]);
     let status = api().enqueue_nd_range_kernel(
         fx.queue,
         kernel.kernel,
         1,
         None,
         Some(&[global]),
-        None,
+        local.as_ref().map(|l| &l[..]),
         Waits::NONE,
         Some(&mut event),
     );
@@ -404,5 +415,34 @@ fn host_handler_child() {
     // SAFETY: as above, now writable.
     assert_eq!(unsafe { std::ptr::read_volatile(page) }, 42);
     assert_eq!(HOST_FAULTS.load(std::sync::atomic::Ordering::SeqCst), 1);
+    queue_still_works(&fx);
+}
+
+/// The message names the work-group that faulted (the groups of a chunk run inside one
+/// guarded call; the fault must still be pinned to its own group).
+#[test]
+fn a_fault_names_the_work_group_it_happened_in() {
+    let fx = recording_fixture(9);
+    let buffer = fx.filled(0i32, 8);
+    let k = fx.kernel(
+        "kernel void fifth(global int *p) {
+            global int *q = 0;
+            if (get_group_id(0) == 5) q[0] = p[0];
+            p[get_group_id(0)] = 1;
+        }",
+        c"fifth",
+        c"",
+    );
+    k.mem(0, &buffer);
+    assert_eq!(run_status_in_groups(&fx, &k, 8, Some(1)), FAULT_STATUS);
+    let messages = notify_messages(9);
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("kernel 'fifth'") && m.contains("in work-group [5, 0, 0]")),
+        "no message naming work-group [5, 0, 0]: {messages:?}"
+    );
+    // The groups before it ran (the launching thread runs the first groups in order).
+    assert_eq!(fx.read::<i32>(&buffer, 5), [1, 1, 1, 1, 1]);
     queue_still_works(&fx);
 }

@@ -487,25 +487,36 @@ impl PreparedLaunch {
                 },
                 ..base
             };
-            // The thread's fault guard once per chunk, not per group.
+            // The thread's fault guard once per chunk, and one guarded call for the chunk's
+            // groups (`run_chunk_guarded`), not one per group.
+            let mut run = ChunkRun {
+                entry,
+                args: args as *const u8,
+                group: &mut group,
+                ids: chunk.ids,
+                stopped: &stopped,
+            };
             crate::fault::with_guard(|guard| {
-                for id in chunk.ids {
-                    if stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                        return;
-                    }
-                    group.group_id = id.map(|v| v as u64);
-                    // SAFETY: `entry` is a work-group function compiled for this kernel's
-                    // argument block, which `prepare` built; the group's local memory is as
-                    // large as the kernel's static locals plus its local arguments, laid out
-                    // as `prepare` said; the watchdog flag is null or lives until the launch
-                    // has run.
-                    let result =
-                        unsafe { call_work_group(guard, entry, args as *const u8, &group) };
-                    if let Err(fault) = result {
-                        stopped.store(true, std::sync::atomic::Ordering::Relaxed);
-                        let _ = first_fault.set((fault, id));
-                        return;
-                    }
+                // SAFETY: `entry` is a work-group function compiled for this kernel's argument
+                // block, which `prepare` built; the group's local memory is as large as the
+                // kernel's static locals plus its local arguments, laid out as `prepare`
+                // said; the watchdog flag is null or lives until the launch has run; `run`
+                // is what `run_chunk_guarded` reads.
+                let result = unsafe {
+                    call_work_group(
+                        guard,
+                        run_chunk_guarded,
+                        (&raw mut run).cast::<u8>(),
+                        std::ptr::null(),
+                    )
+                };
+                if let Err(fault) = result {
+                    stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                    // The group that faulted: the last one `run_chunk_guarded` started
+                    // (written behind the compiler's back, so read afresh).
+                    // SAFETY: `run.group` points to this closure's `group`.
+                    let id = unsafe { std::ptr::read_volatile(&raw const (*run.group).group_id) };
+                    let _ = first_fault.set((fault, id.map(|v| v as usize)));
                 }
             })
         });
@@ -623,18 +634,56 @@ impl PreparedLaunch {
     }
 }
 
-/// Runs one work-group: the only place the runtime calls compiled kernel code, on a worker
-/// or on a thread waiting for the command. It goes through the fault trampoline, so a fault
+/// The groups of one chunk, run by [`run_chunk_guarded`] inside one guarded call.
+struct ChunkRun<'a> {
+    entry: clift_compiler::kernel::WorkGroupFn,
+    args: *const u8,
+    /// The launch's group description; `group_id` is the group running (after a fault: the
+    /// group that faulted).
+    group: *mut WorkGroup,
+    ids: crate::scheduler::GroupIds,
+    /// Set when a group of the launch has faulted: the groups not started are skipped.
+    stopped: &'a std::sync::atomic::AtomicBool,
+}
+
+/// Runs the groups of the [`ChunkRun`] at `run`, called as a work-group function through the
+/// fault trampoline, so that a chunk costs one guarded call instead of one per group (the
+/// trampoline and its bookkeeping were a quarter of an empty one-item group's cost).
+///
+/// A fault in a kernel returns to the trampoline's landing past this frame, which holds
+/// nothing to drop (references and plain integers), and nothing here panics.
+///
+/// # Safety
+/// `run` must point to a live [`ChunkRun`] whose `entry`, `args` and `group` may be called as
+/// [`call_work_group`] requires.
+unsafe extern "C" fn run_chunk_guarded(run: *const u8, _unused: *const WorkGroup) {
+    // SAFETY: the caller's contract.
+    let run = unsafe { &mut *run.cast_mut().cast::<ChunkRun<'_>>() };
+    for id in run.ids.by_ref() {
+        if run.stopped.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        // SAFETY: the caller's contract: `group` is live and this thread's alone.
+        unsafe {
+            (*run.group).group_id = id.map(|v| v as u64);
+            (run.entry)(run.args, run.group);
+        }
+    }
+}
+
+/// Runs work-groups (a chunk's, through [`run_chunk_guarded`]): the only place the runtime
+/// enters compiled kernel code, on a worker or on a thread waiting for the command. It goes through the fault trampoline, so a fault
 /// in the kernel's code (or the watchdog) comes back as an error.
 ///
 /// # Safety
 /// `entry` must be compiled for the argument block at `args`, and `group` must describe
-/// local memory and frames as large as the kernel needs.
+/// local memory and frames as large as the kernel needs (or `entry` is
+/// [`run_chunk_guarded`], with its own contract).
 unsafe fn call_work_group(
     guard: &crate::fault::Guard<'_>,
     entry: clift_compiler::kernel::WorkGroupFn,
     args: *const u8,
-    group: &WorkGroup,
+    group: *const WorkGroup,
 ) -> Result<(), crate::fault::Fault> {
     // SAFETY: the caller's contract.
     unsafe { guard.call(entry, args, group) }

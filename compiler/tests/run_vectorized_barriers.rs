@@ -486,11 +486,22 @@ fn the_reduction_rows_use_vector_loads_and_stores() {
         regions[1]
     );
     assert!(regions[1].contains("fadd"), "{}", regions[1]);
-    if std::env::var_os("SHOW_CLIF").is_some() {
-        for r in &regions {
-            println!("{r}");
-        }
+    // `lid < s` on size_t: one compare of [0, 1, 2, 3] with the splat clamped `s - lid`
+    // (`seq_compare.rs`), not four compares of 64-bit lanes.
+    assert!(
+        regions[1].contains("const0 = 0x00000003000000020000000100000000")
+            && regions[1].contains("icmp slt"),
+        "{}",
+        regions[1]
+    );
+    assert!(!regions[1].contains("i64x2"), "{}", regions[1]);
+    // The loop's region and the last one (`lid == 0`) run only the steps of the ids their
+    // test lets in (`bounds.rs`: three `umin`s clamp the ids and the step count, a fourth is
+    // the compare's); the first region is not bounded.
+    for r in &regions[1..] {
+        assert_eq!(r.matches(" umin ").count(), 4, "{r}");
     }
+    assert_eq!(regions[0].matches(" umin ").count(), 0, "{}", regions[0]);
 }
 
 const RETURNS: &str = r#"

@@ -486,22 +486,285 @@ fn the_reduction_rows_use_vector_loads_and_stores() {
         regions[1]
     );
     assert!(regions[1].contains("fadd"), "{}", regions[1]);
+    // `lid < s` on size_t: one compare of [0, 1, 2, 3] with the splat clamped `s - lid`
+    // (`seq_compare.rs`), not four compares of 64-bit lanes.
+    assert!(
+        regions[1].contains("const0 = 0x00000003000000020000000100000000")
+            && regions[1].contains("icmp slt"),
+        "{}",
+        regions[1]
+    );
+    assert!(!regions[1].contains("i64x2"), "{}", regions[1]);
+    // The loop's region and the last one (`lid == 0`) run only the steps of the ids their
+    // test lets in (`bounds.rs`: three `umin`s clamp the ids and the step count, a fourth is
+    // the compare's); the first region is not bounded.
+    for r in &regions[1..] {
+        assert_eq!(r.matches(" umin ").count(), 4, "{r}");
+    }
+    assert_eq!(regions[0].matches(" umin ").count(), 0, "{}", regions[0]);
+}
+
+const RETURNS: &str = r#"
+kernel void ret_group(global int *out, local int *t, int skip) {
+    int lid = get_local_id(0);
+    if (get_group_id(0) == skip) return;
+    t[lid] = lid * 3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[get_local_size(0) - 1 - lid] + 1;
+}
+kernel void ret_after(local int *t, global int *out) {
+    int lid = get_local_id(0);
+    t[lid] = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = t[(lid + 1) % get_local_size(0)];
+    if (v % 3 == 0) return;
+    out[get_global_id(0)] = v * 2 + 1;
+}
+kernel void ret_items(local int *t, int n, global int *out) {
+    int g = get_global_id(0), lid = get_local_id(0);
+    t[lid] = -1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (g >= n) return;
+    t[lid] = g;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = t[lid ^ 1] + 1000 * lid;
+}
+kernel void ret_loop(local int *t, int rounds, global int *out) {
+    int lid = get_local_id(0);
+    int acc = 0;
+    for (int i = 0; i < 8; i++) {
+        if (i == rounds) return;
+        t[lid] = lid + i;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc += t[(lid + 1) % get_local_size(0)];
+        out[get_global_id(0)] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = -acc;
+}
+"#;
+
+#[test]
+fn a_group_that_returns_before_its_barriers() {
+    let (n, group) = (48usize, 16usize);
+    let out = i32s(&both(
+        RETURNS,
+        "ret_group",
+        [n, 1, 1],
+        [group, 1, 1],
+        &[Arg::Buffer(0), Arg::Local(group * 4), Arg::Value(1)],
+        &[vec![0; n * 4]],
+    ));
+    for (g, &value) in out.iter().enumerate() {
+        let expect = if g / group == 1 {
+            0
+        } else {
+            (group - 1 - g % group) as i32 * 3 + 1
+        };
+        assert_eq!(value, expect, "item {g}");
+    }
 }
 
 #[test]
-fn a_kernel_that_returns_early_runs_its_regions_scalar_with_the_reason() {
-    let source = "kernel void k(global int *out, local int *t) {
-        int lid = get_local_id(0);
-        if (get_group_id(0) == 7) return;
-        t[lid] = lid;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        out[get_global_id(0)] = t[0];
-    }";
-    let k = kernel(source, "k", false);
-    assert_eq!(
-        k.vectorized,
-        Err("region 1 of 2 runs scalar: it returns before its end".to_string())
-    );
+fn items_that_return_after_the_last_barrier() {
+    for group in [16usize, 9] {
+        let n = group * 2;
+        let out = i32s(&both(
+            RETURNS,
+            "ret_after",
+            [n, 1, 1],
+            [group, 1, 1],
+            &[Arg::Local(group * 4), Arg::Buffer(0)],
+            &[vec![0; n * 4]],
+        ));
+        for (g, &value) in out.iter().enumerate() {
+            let v = ((g % group + 1) % group) as i32;
+            let expect = if v % 3 == 0 { 0 } else { v * 2 + 1 };
+            assert_eq!(value, expect, "group {group}, item {g}");
+        }
+    }
+}
+
+#[test]
+fn items_that_returned_skip_the_later_regions() {
+    // Items past `n` return between two barriers (as kernels commonly do, though the
+    // spec wants every item at each barrier); the others still see what they wrote before.
+    for (n, group) in [(37usize, 16usize), (30, 8), (8, 8)] {
+        let global = n.next_multiple_of(group);
+        let out = i32s(&both(
+            RETURNS,
+            "ret_items",
+            [global, 1, 1],
+            [group, 1, 1],
+            &[Arg::Local(group * 4), Arg::Value(n as u64), Arg::Buffer(0)],
+            &[vec![0; global * 4]],
+        ));
+        for (g, &value) in out.iter().enumerate() {
+            let partner = g ^ 1;
+            let seen = if partner < n { partner as i32 } else { -1 };
+            let expect = if g < n {
+                seen + 1000 * (g % group) as i32
+            } else {
+                0
+            };
+            assert_eq!(value, expect, "n {n}, group {group}, item {g}");
+        }
+    }
+}
+
+#[test]
+fn a_uniform_return_inside_a_group_loop() {
+    let group = 12usize;
+    for rounds in [0i32, 1, 3, 8] {
+        let n = group * 2;
+        let out = i32s(&both(
+            RETURNS,
+            "ret_loop",
+            [n, 1, 1],
+            [group, 1, 1],
+            &[
+                Arg::Local(group * 4),
+                Arg::Value(rounds as u64),
+                Arg::Buffer(0),
+            ],
+            &[vec![0; n * 4]],
+        ));
+        for (g, &value) in out.iter().enumerate() {
+            let next = ((g % group + 1) % group) as i32;
+            let done = rounds.min(8);
+            let acc: i32 = (0..done).map(|i| next + i).sum();
+            let expect = if rounds >= 8 { -acc } else { acc };
+            assert_eq!(value, expect, "rounds {rounds}, item {g}");
+        }
+    }
+}
+
+/// Regions that only some local ids need (`bounds.rs`): each region is one `if` testing the
+/// local id against a value, in every form the row bounds; values below 0, inside the
+/// group, past its whole steps (groups of 13 and 6 have a scalar remainder) and past it.
+const BOUNDED: &str = r#"
+kernel void bounded(local int *t, int a, long b, uint c, global int *out) {
+    int lid = get_local_id(0);
+    size_t l = get_local_id(0);
+    t[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < a) t[lid] += 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (b >= (long)l) t[lid] += 2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == c) t[lid] += 4;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid <= a - 2) t[lid] += 8;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (c > get_local_id(0)) { t[lid] += 16; t[(lid + 1) % get_local_size(0)] += 32; }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[lid];
+}
+"#;
+
+#[test]
+fn regions_that_only_some_ids_need() {
+    for group in [16usize, 13, 6] {
+        let n = group * 2;
+        for v in [-3i64, 0, 1, 4, 5, 12, 13, 15, 100] {
+            let (a, b, c) = (v as i32, v, v.max(0) as u32);
+            let out = i32s(&both(
+                BOUNDED,
+                "bounded",
+                [n, 1, 1],
+                [group, 1, 1],
+                &[
+                    Arg::Local(group * 4),
+                    Arg::Value(a as u32 as u64),
+                    Arg::Value(b as u64),
+                    Arg::Value(u64::from(c)),
+                    Arg::Buffer(0),
+                ],
+                &[vec![0; n * 4]],
+            ));
+            for (g, &value) in out.iter().enumerate() {
+                let l = (g % group) as i64;
+                let prev = (l + group as i64 - 1) % group as i64;
+                let expect = i32::from(l < i64::from(a))
+                    + 2 * i32::from(b >= l)
+                    + 4 * i32::from(l == i64::from(c))
+                    + 8 * i32::from(l <= i64::from(a) - 2)
+                    + 16 * i32::from(i64::from(c) > l)
+                    + 32 * i32::from(i64::from(c) > prev);
+                assert_eq!(value, expect, "group {group}, value {v}, item {g}");
+            }
+        }
+    }
+}
+
+/// Comparisons of 64-bit ids with uniform values (`seq_compare.rs`): as masks (`if`) and
+/// as 0/1 values, both operand orders, signed and unsigned, with values below, inside and
+/// above the step's ids and at the ends of the types.
+const COMPARE64: &str = r#"
+kernel void cmp64(global const long *vals, global int *out) {
+    size_t lid = get_local_id(0);
+    size_t g = get_global_id(0);
+    long sl = (long)lid;
+    for (int j = 0; j < 12; j++) {
+        long v = vals[j];
+        ulong u = (ulong)v;
+        int bits = (lid < u) | (lid <= u) << 1 | (lid > u) << 2 | (lid >= u) << 3
+            | (lid == u) << 4 | (lid != u) << 5 | (u < lid) << 6 | (u >= lid) << 7
+            | (sl < v) << 8 | (sl <= v) << 9 | (sl > v) << 10 | (sl >= v) << 11
+            | (sl == v) << 12 | (v > sl) << 13 | (g + 1 < u) << 14;
+        if (lid < u) bits |= 1 << 16;
+        if (v <= sl) bits |= 1 << 17;
+        if (g + 1 >= u) bits |= 1 << 18;
+        out[g * 12 + j] = bits;
+    }
+}
+"#;
+
+#[test]
+fn comparisons_of_64_bit_ids_with_uniform_values() {
+    let vals: [i64; 12] = [-5, 0, 1, 2, 3, 5, 6, 9, 1 << 40, i64::MIN, -1, i64::MAX];
+    let vals_bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    let (n, group) = (24usize, 8usize);
+    let out = i32s(&both(
+        COMPARE64,
+        "cmp64",
+        [n, 1, 1],
+        [group, 1, 1],
+        &[Arg::Buffer(0), Arg::Buffer(1)],
+        &[vals_bytes, vec![0; n * 12 * 4]],
+    ));
+    for g in 0..n {
+        let lid = (g % group) as u64;
+        for (j, &v) in vals.iter().enumerate() {
+            let (u, sl) = (v as u64, lid as i64);
+            let gu = g as u64 + 1;
+            let bits = [
+                lid < u,
+                lid <= u,
+                lid > u,
+                lid >= u,
+                lid == u,
+                lid != u,
+                u < lid,
+                u >= lid,
+                sl < v,
+                sl <= v,
+                sl > v,
+                sl >= v,
+                sl == v,
+                v > sl,
+                gu < u,
+                false,
+                lid < u,
+                v <= sl,
+                gu >= u,
+            ]
+            .iter()
+            .enumerate()
+            .fold(0i32, |acc, (k, &b)| acc | (i32::from(b) << k));
+            assert_eq!(out[g * 12 + j], bits, "item {g}, value {v}");
+        }
+    }
 }
 
 #[test]

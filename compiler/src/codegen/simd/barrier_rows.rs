@@ -31,7 +31,7 @@ use super::super::item_context;
 use super::super::ops::lane_types;
 use super::super::{CodegenOptions, ModuleState};
 use super::WIDTH;
-use super::lower::VecLower;
+use super::lower::{VecLower, has_return};
 use super::value::{VVal, soa_type};
 use crate::frontend::tir::visit::{any_statement, for_each_stmt, for_each_stmt_expr};
 use crate::frontend::tir::{
@@ -109,7 +109,6 @@ fn check(
     region: &Region,
     uniform: &HashSet<LocalId>,
 ) -> std::result::Result<(), String> {
-    let body = f.body.as_deref().unwrap_or_default();
     if f.labels > 0
         || any_statement(region.stmts, &|s| {
             matches!(
@@ -119,10 +118,6 @@ fn check(
         })
     {
         return Err("it has a switch or a goto".into());
-    }
-    if any_statement(body, &|s| matches!(s, StmtKind::Return(_))) {
-        // An item that returned skips the later regions (its frame's done flag).
-        return Err("it returns before its end".into());
     }
     if let Some(id) = region.frames.address_taken.iter().min() {
         return Err(format!("the address of '{}' is taken", f.local(*id).name));
@@ -186,6 +181,23 @@ impl VecLower<'_, '_> {
             self.hoist_shared(stmts, frames)?;
         }
         let (count, x) = self.vector_step_count(gx, size);
+        // A region only some ids need runs only their steps (`bounds.rs`).
+        let active = if region.load_parameters {
+            None
+        } else {
+            self.active_ids(stmts, size)?
+        };
+        let (end, ret) = match active {
+            Some(range) => {
+                let (start, end, ret) = self.bounded_steps(range, count, size);
+                self.l.b.def_var(x, start);
+                let first = self.l.b.use_var(gx);
+                let first = self.l.b.ins().iadd(first, start);
+                self.l.b.def_var(gx, first);
+                (end, ret)
+            }
+            None => (count, count),
+        };
         let (head, body_b, exit) = (
             self.l.b.create_block(),
             self.l.b.create_block(),
@@ -194,7 +206,7 @@ impl VecLower<'_, '_> {
         self.l.b.ins().jump(head, &[]);
         self.l.b.switch_to_block(head);
         let xv = self.l.b.use_var(x);
-        let more = self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, count);
+        let more = self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, end);
         self.l.b.ins().brif(more, body_b, &[], exit, &[]);
         self.l.b.switch_to_block(body_b);
         let (xv, gv) = (self.l.b.use_var(x), self.l.b.use_var(gx));
@@ -227,7 +239,23 @@ impl VecLower<'_, '_> {
         self.set_frame(lane_frames[0]);
         let promoted = self.promote_uniform(stmts, frames, lane_frames[0])?;
         self.enter_varying(stmts, frames, &lane_frames)?;
-        self.block(stmts)?;
+        let body = self.f.body.as_deref().unwrap_or_default();
+        if has_return(body) {
+            // Items that returned are skipped (their done bytes), here and in later regions.
+            let latch = self.l.b.create_block();
+            self.enter_live(
+                &lane_frames,
+                frames.done_flag,
+                region.load_parameters,
+                latch,
+            );
+            self.block(stmts)?;
+            self.jump(latch);
+            self.l.b.switch_to_block(latch);
+            self.leave_live(&lane_frames, frames.done_flag);
+        } else {
+            self.block(stmts)?;
+        }
         // The step's end: what later regions read goes back to the frames.
         let kept = kept_after(stmts);
         for (id, offset) in promoted {
@@ -265,7 +293,7 @@ impl VecLower<'_, '_> {
         self.l.b.switch_to_block(exit);
         // The scalar row function that runs the rest finds the row's first frame there.
         self.set_frame(row_frame);
-        self.l.b.ins().return_(&[count]);
+        self.l.b.ins().return_(&[ret]);
         self.l.b.seal_all_blocks();
         Ok(())
     }
@@ -420,9 +448,8 @@ struct Pure<'a> {
 
 impl Pure<'_> {
     fn expr(&self, e: &Expr, depth: u32) -> bool {
-        match &e.kind {
-            ExprKind::Const(_) => true,
-            ExprKind::Load(p) => match &p.kind {
+        trap_free(e, &|e| match &e.kind {
+            ExprKind::Load(p) => Some(match &p.kind {
                 // Read through the scalar lowering: a uniform variable that keeps its value.
                 PlaceKind::Local(id) if self.uniform.contains(id) => {
                     let param = id.0 < self.f.params && !self.written.contains(id);
@@ -432,28 +459,41 @@ impl Pure<'_> {
                     param || once
                 }
                 _ => false,
-            },
-            ExprKind::Builtin { id, args } => {
-                id.attributes().work_item_query
-                    && args.iter().all(|a| matches!(a.kind, ExprKind::Const(_)))
-            }
-            ExprKind::Unary { operand, .. } => self.expr(operand, depth),
-            ExprKind::Convert {
-                kind: ConvertKind::Numeric { .. },
-                operand,
-            } => self.expr(operand, depth),
-            ExprKind::Binary { op, lhs, rhs } => {
-                !matches!(op, BinaryOp::Div | BinaryOp::Rem)
-                    && self.expr(lhs, depth)
-                    && self.expr(rhs, depth)
-            }
-            _ => false,
+            }),
+            _ => None,
+        })
+    }
+}
+
+/// Whether `e` is made of leaves that `leaf` accepts (it answers `Some` for the
+/// expressions it decides, `None` for the others), constants and work-item queries of
+/// constant dimensions, by arithmetic that cannot trap (no division).
+pub(super) fn trap_free(e: &Expr, leaf: &dyn Fn(&Expr) -> Option<bool>) -> bool {
+    if let Some(answer) = leaf(e) {
+        return answer;
+    }
+    match &e.kind {
+        ExprKind::Const(_) => true,
+        ExprKind::Builtin { id, args } => {
+            id.attributes().work_item_query
+                && args.iter().all(|a| matches!(a.kind, ExprKind::Const(_)))
         }
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Convert {
+            kind: ConvertKind::Numeric { .. },
+            operand,
+        } => trap_free(operand, leaf),
+        ExprKind::Binary { op, lhs, rhs } => {
+            !matches!(op, BinaryOp::Div | BinaryOp::Rem)
+                && trap_free(lhs, leaf)
+                && trap_free(rhs, leaf)
+        }
+        _ => false,
     }
 }
 
 /// The expression each variable of `body` is declared with.
-fn declaration_inits(body: &[Stmt]) -> HashMap<LocalId, &Expr> {
+pub(super) fn declaration_inits(body: &[Stmt]) -> HashMap<LocalId, &Expr> {
     fn visit<'a>(block: &'a [Stmt], out: &mut HashMap<LocalId, &'a Expr>) {
         for s in block {
             match &s.kind {
@@ -512,7 +552,7 @@ fn kept_after(stmts: &[Stmt]) -> HashSet<LocalId> {
 }
 
 /// The variables an expression writes.
-fn writes(e: &Expr, out: &mut Vec<LocalId>) {
+pub(super) fn writes(e: &Expr, out: &mut Vec<LocalId>) {
     if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
         && let Some(id) = place_root(p)
     {

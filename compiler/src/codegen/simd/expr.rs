@@ -585,6 +585,21 @@ impl VecLower<'_, '_> {
                         self.l.b.ins().icmp(icc, x, y)
                     });
                 }
+                if comparison(*op, signed).is_some()
+                    && lhs
+                        .ty
+                        .scalar()
+                        .is_some_and(|s| s.is_integer() && s.bits() == 64)
+                {
+                    // `lid < s` on `size_t`s: the mask itself where it is a sequence's
+                    // compare (`seq_compare.rs`), else the 0/1 value's.
+                    let (a, b) = (self.vexpr(lhs)?, self.vexpr(rhs)?);
+                    if let Some(m) = self.seq_compare(*op, &a, &b, &lhs.ty) {
+                        return Ok(m);
+                    }
+                    let v = self.binary_vals(*op, a, b, &lhs.ty, &e.ty)?;
+                    return self.truth_mask(v, &e.ty);
+                }
             }
             ExprKind::Logical { and, lhs, rhs } => {
                 let a = self.cond_mask(lhs)?;
@@ -607,7 +622,12 @@ impl VecLower<'_, '_> {
             _ => {}
         }
         let v = self.vexpr(e)?;
-        match vec_type(&e.ty) {
+        self.truth_mask(v, &e.ty)
+    }
+
+    /// The lane mask of where the value `v` of type `ty` is true (not zero).
+    fn truth_mask(&mut self, v: VVal, ty: &Type) -> Result<Value> {
+        match vec_type(ty) {
             Some(types::F32X4) => {
                 let x = self.vector(&v, types::F32X4);
                 let zero = self.zero(types::F32X4);
@@ -623,7 +643,7 @@ impl VecLower<'_, '_> {
                 let truths: Vec<Lanes> = lanes
                     .iter()
                     .map(|lane| {
-                        let t = self.l.truth(lane[0], &e.ty);
+                        let t = self.l.truth(lane[0], ty);
                         let w = self.l.b.ins().uextend(types::I32, t);
                         vec![self.l.b.ins().ineg(w)]
                     })
@@ -744,6 +764,9 @@ impl VecLower<'_, '_> {
                 }
                 _ => {}
             }
+        }
+        if let Some(m) = self.seq_compare(op, &a, &b, operand_ty) {
+            return Ok(VVal::V(self.l.b.ins().ushr_imm_s(m, 31)));
         }
         if let Some(r) = self.binary_pair(op, &a, &b, operand_ty, result_ty)? {
             return Ok(r);

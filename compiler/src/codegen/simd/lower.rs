@@ -41,7 +41,7 @@ pub(super) enum VarStore {
 
 /// One term of the current lane mask (the mask is all of them, and-ed).
 #[derive(Clone, Copy)]
-enum Frame {
+pub(super) enum Frame {
     /// The lanes of a branch (an `i32x4` mask).
     Mask(Value),
     /// The lanes a variable holds (a loop's active lanes, those not returned).
@@ -67,14 +67,17 @@ pub(super) struct VecLower<'a, 'b> {
     pub vars: HashMap<LocalId, VarStore>,
     /// Varying variables written by their declaration only (they may stay `Seq`).
     pub(super) written_once: HashSet<LocalId>,
-    frames: Vec<Frame>,
+    pub(super) frames: Vec<Frame>,
     /// The lanes that have not returned (kernels with a `return` below the top level).
-    live: Option<Variable>,
+    pub(super) live: Option<Variable>,
+    /// A `return` every lane takes clears `live` too (a region of a kernel with barriers:
+    /// the lanes that returned are marked done at the step's end, `done.rs`).
+    pub(super) uniform_return_clears_live: bool,
     loops: Vec<LoopCtx>,
     /// How many varying branches or loops enclose the statement being lowered.
     varying_flow: u32,
     /// The end of the step (a `return` every lane takes).
-    latch: Option<Block>,
+    pub(super) latch: Option<Block>,
     /// Each lane's local and global id of dimension 0 (for what runs per lane).
     pub lane_x: Vec<Variable>,
     pub lane_gx: Vec<Variable>,
@@ -124,6 +127,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
             written_once: written_once(body),
             frames: Vec::new(),
             live: None,
+            uniform_return_clears_live: false,
             loops: Vec::new(),
             varying_flow: 0,
             latch: None,
@@ -403,7 +407,14 @@ impl<'a, 'b> VecLower<'a, 'b> {
                     self.vexpr(e)?;
                 }
                 match (self.varying_flow, self.live, self.latch) {
-                    (0, _, Some(latch)) => {
+                    (0, live, Some(latch)) => {
+                        if let (Some(live), true) = (live, self.uniform_return_clears_live) {
+                            let m = self.mask_or_all();
+                            let l = self.l.b.use_var(live);
+                            let not = self.l.b.ins().bnot(m);
+                            let l = self.l.b.ins().band(l, not);
+                            self.l.b.def_var(live, l);
+                        }
                         self.l.b.ins().jump(latch, &[]);
                     }
                     (_, Some(live), _) => {
@@ -901,7 +912,7 @@ fn leaves(block: &[Stmt]) -> bool {
 }
 
 /// Whether `block` has a `return` at any depth.
-fn has_return(block: &[Stmt]) -> bool {
+pub(super) fn has_return(block: &[Stmt]) -> bool {
     crate::frontend::tir::visit::any_statement(block, &|s| matches!(s, StmtKind::Return(_)))
 }
 

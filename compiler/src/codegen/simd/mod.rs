@@ -30,14 +30,17 @@
 //! turns the vectorizer off.
 
 mod barrier_rows;
+mod bounds;
 mod builtins;
 mod check;
+mod done;
 mod expr;
 mod lower;
 mod memory;
 mod pair;
 mod places;
 mod regions;
+mod seq_compare;
 mod value;
 
 use std::sync::OnceLock;

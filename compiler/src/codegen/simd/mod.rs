@@ -35,6 +35,7 @@ mod check;
 mod expr;
 mod lower;
 mod memory;
+mod narrow;
 mod pair;
 mod places;
 mod regions;

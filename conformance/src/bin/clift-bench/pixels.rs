@@ -15,7 +15,7 @@ kernel void gray(global const uchar *r, global const uchar *g, global const ucha
 "#;
 
 /// Adds the row: Mpixel/s of `gray` over a 4096x2048 image (4 bytes moved per pixel).
-pub fn run(drivers: &[Driver], reps: usize, section: &str, table: &mut Table) {
+pub fn run(drivers: &[Driver], reps: usize, section: &'static str, table: &mut Table) {
     let (w, h) = (4096usize, 2048usize);
     let n = w * h;
     let gray = per_driver(drivers, &|d| {

@@ -178,7 +178,9 @@ Ff native_tan(Ff)
 @ pure
 U abs(I)
 U abs_diff(I, I)
+@ pure vector
 I add_sat(I, I)
+@ pure
 I hadd(I, I)
 I rhadd(I, I)
 @ pure vector
@@ -199,7 +201,9 @@ In min(In, S)
 @ pure
 I mul_hi(I, I)
 I rotate(I, I)
+@ pure vector
 I sub_sat(I, I)
+@ pure
 W upsample(Iup, Ku)
 I popcount(I)
 I32 mad24(I32, I32, I32)

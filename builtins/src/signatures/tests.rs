@@ -204,6 +204,8 @@ fn every_builtin_has_an_id_a_function_and_consistent_attributes() {
                 | "clamp"
                 | "dot"
                 | "select"
+                | "add_sat"
+                | "sub_sat"
         );
         assert_eq!(a.vector_form, vectorized, "{}: vector form", b.name);
         assert!(

@@ -12,10 +12,35 @@ use clift_compiler::kernel::{KernelCode, ParamKind, WorkGroup};
 
 /// The kernels of `source`; panics with the build log if it does not build.
 pub fn compile(source: &str) -> Vec<Arc<KernelCode>> {
-    match build("test.cl", source, &BuildOptions::default()) {
+    compile_with(source, &BuildOptions::default())
+}
+
+/// The kernels of `source` built with `options`; panics with the build log if it does not
+/// build.
+pub fn compile_with(source: &str, options: &BuildOptions) -> Vec<Arc<KernelCode>> {
+    match build("test.cl", source, options) {
         Ok(b) => b.kernels,
         Err(log) => panic!("build failed:\n{log}"),
     }
+}
+
+/// The kernels of `source` built vectorized or with the work-item vectorizer off
+/// (`scalar_only`: what `CLIFT_VECTORIZE=0` does), doubles available as on the device;
+/// panics with the build log if it does not build.
+pub fn compile_scalar_only(source: &str, scalar_only: bool) -> Vec<Arc<KernelCode>> {
+    let options = BuildOptions {
+        codegen: clift_compiler::codegen::CodegenOptions {
+            scalar_only,
+            ..Default::default()
+        },
+        sema: clift_compiler::frontend::sema::Options {
+            fp64_supported: true,
+            fp64_by_default: true,
+            ..Default::default()
+        },
+        ..BuildOptions::default()
+    };
+    compile_with(source, &options)
 }
 
 /// 128 bytes aligned to 128, the unit of local memory and frames.
@@ -34,10 +59,7 @@ pub fn compile_fp(source: &str) -> Vec<Arc<KernelCode>> {
         },
         ..BuildOptions::default()
     };
-    match build("test.cl", source, &options) {
-        Ok(b) => b.kernels,
-        Err(log) => panic!("build failed:\n{log}"),
-    }
+    compile_with(source, &options)
 }
 
 /// Runs `kernel` over a 1D range of `global` items in groups of `local`, with `args`

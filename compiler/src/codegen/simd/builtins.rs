@@ -7,6 +7,7 @@ use cranelift_codegen::ir::{self, InstBuilder, Value, types};
 use super::super::func::{Result, constant_dimension};
 use super::WIDTH;
 use super::lower::VecLower;
+use super::narrow::{narrow_scalar, narrow_val};
 use super::pair::{Pair, pair_type, soa_pair_type};
 use super::value::{VVal, lane_order, soa_type, vec_type};
 use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr};
@@ -68,6 +69,18 @@ impl VecLower<'_, '_> {
             .or_else(|| soa_pair_type(&e.ty));
         if let Some((pt, n)) = pair {
             return self.pair_builtin(e, f, args, pt, n);
+        }
+        if let Some(s) = narrow_scalar(&e.ty)
+            && args.iter().all(|a| a.ty == e.ty)
+            && matches!(f, F::AddSat | F::SubSat | F::Min | F::Max | F::Clamp)
+        {
+            let mut xs = Vec::with_capacity(args.len());
+            for a in args {
+                let v = self.vexpr(a)?;
+                xs.push(self.narrow_reg(&v, s));
+            }
+            let r = self.narrow_builtin(f, &xs, s).expect("matched");
+            return Ok(narrow_val(r, s));
         }
         let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
             (Some(vt), _) => (vt, 0),
@@ -215,7 +228,7 @@ impl VecLower<'_, '_> {
 
     /// The register form of a cheap builtin on registers `xs` (the scalar lowering's
     /// instructions, lane by lane).
-    fn simd_builtin(&mut self, f: F, xs: &[Value], float: bool, signed: bool) -> Value {
+    pub(super) fn simd_builtin(&mut self, f: F, xs: &[Value], float: bool, signed: bool) -> Value {
         match f {
             F::Sqrt | F::NativeSqrt | F::HalfSqrt => self.l.b.ins().sqrt(xs[0]),
             F::Fabs => self.l.b.ins().fabs(xs[0]),

@@ -11,6 +11,7 @@ use super::super::func::{Lanes, Result, constant_dimension};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::narrow::narrow_scalar;
 use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{
@@ -627,6 +628,11 @@ impl VecLower<'_, '_> {
 
     /// The lane mask of where the value `v` of type `ty` is true (not zero).
     fn truth_mask(&mut self, v: VVal, ty: &Type) -> Result<Value> {
+        if let Some(s) = narrow_scalar(ty) {
+            let x = self.narrow_reg(&v, s);
+            let zero = self.zero(types::I32X4);
+            return Ok(self.l.b.ins().icmp(IntCC::NotEqual, x, zero));
+        }
         match vec_type(ty) {
             Some(types::F32X4) => {
                 let x = self.vector(&v, types::F32X4);
@@ -914,6 +920,14 @@ impl VecLower<'_, '_> {
                     id,
                 });
             }
+        }
+        if !matches!(v, VVal::U(_))
+            && !from.is_vector()
+            && !to.is_vector()
+            && let Some(r) =
+                self.convert_narrow(&v, fs, ts, how.unwrap_or((false, Rounding::Default)))
+        {
+            return Ok(r);
         }
         if let (Some(fv), Some(tv), true) = (vec_type(from), vec_type(to), plain)
             && !matches!(v, VVal::U(_))

@@ -11,8 +11,9 @@ use super::super::func::{Lanes, Lower, Result, Storage, unsupported};
 use super::super::item_context;
 use super::super::ops::lane_types;
 use super::WIDTH;
+use super::narrow::{RegForm, narrow_scalar, narrow_val};
 use super::pair::{pair_type, soa_pair_type};
-use super::value::{VVal, soa_type, vec_type};
+use super::value::{VVal, soa_type};
 use crate::frontend::tir::{self, Block as TirBlock, Expr, ExprKind, LocalId, Stmt, StmtKind};
 use crate::frontend::types::Type;
 use crate::kernel::WorkGroup;
@@ -494,8 +495,8 @@ impl<'a, 'b> VecLower<'a, 'b> {
             );
             return Ok(());
         }
-        let store = match (vec_type(&ty), soa_type(&ty)) {
-            (Some(vt), _) => VarStore::Vec(self.l.b.declare_var(vt)),
+        let store = match (RegForm::of(&ty), soa_type(&ty)) {
+            (Some(form), _) => VarStore::Vec(self.l.b.declare_var(form.reg_type())),
             (None, Some((vt, n))) => {
                 VarStore::Soa((0..n).map(|_| self.l.b.declare_var(vt)).collect())
             }
@@ -529,7 +530,13 @@ impl<'a, 'b> VecLower<'a, 'b> {
     /// The value of the varying variable `id`.
     pub(super) fn get_local(&mut self, id: LocalId) -> Result<VVal> {
         Ok(match self.vars.get(&id) {
-            Some(VarStore::Vec(v)) => VVal::V(self.l.b.use_var(*v)),
+            Some(VarStore::Vec(v)) => {
+                let x = self.l.b.use_var(*v);
+                match narrow_scalar(&self.f.local(id).ty.ty) {
+                    Some(s) => narrow_val(x, s),
+                    None => VVal::V(x),
+                }
+            }
             Some(VarStore::Soa(vs)) => {
                 let vs = vs.clone();
                 VVal::S(vs.iter().map(|v| self.l.b.use_var(*v)).collect())
@@ -574,8 +581,11 @@ impl<'a, 'b> VecLower<'a, 'b> {
             Some(VarStore::Vec(v)) => {
                 let v = *v;
                 let cur = self.l.b.use_var(v);
-                let vt = self.l.b.func.dfg.value_type(cur);
-                let x = self.vector(&value, vt);
+                let form = match narrow_scalar(ty) {
+                    Some(s) => RegForm::Narrow(s),
+                    None => RegForm::Full(self.l.b.func.dfg.value_type(cur)),
+                };
+                let x = self.reg(form, &value);
                 self.l.b.def_var(v, x);
             }
             Some(VarStore::Soa(vs)) => {

@@ -10,8 +10,9 @@ use super::super::func::{Lanes, PlaceRef, Result};
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::narrow::RegForm;
 use super::pair::{pair_type, soa_pair_type};
-use super::value::{VVal, lane_order, soa_type, vec_type};
+use super::value::{VVal, lane_order, soa_type};
 use crate::frontend::types::Type;
 
 impl VecLower<'_, '_> {
@@ -26,21 +27,16 @@ impl VecLower<'_, '_> {
         if let Some(v) = self.load_pair(&addr, ty)? {
             return Ok(v);
         }
-        let vt = vec_type(ty);
-        if let (VVal::Seq { base, stride, .. }, Some(vt)) = (&addr, vt)
+        let form = RegForm::of(ty);
+        if let (VVal::Seq { base, stride, .. }, Some(form)) = (&addr, form)
             && *stride == ty.size() as i64
         {
             let base = *base;
             let Some(m) = self.mask() else {
-                return Ok(VVal::V(self.l.b.ins().load(
-                    vt,
-                    MemFlagsData::new(),
-                    base,
-                    0,
-                )));
+                return Ok(form.val(self.load_reg(form, base)));
             };
             // Every lane active: one load; else only the active lanes' elements.
-            let result = self.l.b.declare_var(vt);
+            let result = self.l.b.declare_var(form.reg_type());
             let all = self.l.b.ins().vall_true(m);
             let (fast, slow, join) = (
                 self.l.b.create_block(),
@@ -49,19 +45,20 @@ impl VecLower<'_, '_> {
             );
             self.l.b.ins().brif(all, fast, &[], slow, &[]);
             self.l.b.switch_to_block(fast);
-            let v = self.l.b.ins().load(vt, MemFlagsData::new(), base, 0);
+            let v = self.load_reg(form, base);
             self.l.b.def_var(result, v);
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(slow);
             let lanes = self.load_lanes(&addr, ty, Some(m))?;
-            let v = self.vector(&VVal::L(lanes), vt);
+            let v = self.assemble(lanes, ty);
+            let v = self.reg(form, &v);
             self.l.b.def_var(result, v);
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(join);
-            return Ok(VVal::V(self.l.b.use_var(result)));
+            return Ok(form.val(self.l.b.use_var(result)));
         }
-        if let (Some(first), Some(vt)) = (self.consecutive(&addr, ty), vt) {
-            let result = self.l.b.declare_var(vt);
+        if let (Some(first), Some(form)) = (self.consecutive(&addr, ty), form) {
+            let result = self.l.b.declare_var(form.reg_type());
             let (fast, slow, join) = (
                 self.l.b.create_block(),
                 self.l.b.create_block(),
@@ -69,17 +66,18 @@ impl VecLower<'_, '_> {
             );
             self.l.b.ins().brif(first.0, fast, &[], slow, &[]);
             self.l.b.switch_to_block(fast);
-            let v = self.l.b.ins().load(vt, MemFlagsData::new(), first.1, 0);
+            let v = self.load_reg(form, first.1);
             self.l.b.def_var(result, v);
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(slow);
             let m = self.mask();
             let lanes = self.load_lanes(&addr, ty, m)?;
-            let v = self.vector(&VVal::L(lanes), vt);
+            let v = self.assemble(lanes, ty);
+            let v = self.reg(form, &v);
             self.l.b.def_var(result, v);
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(join);
-            return Ok(VVal::V(self.l.b.use_var(result)));
+            return Ok(form.val(self.l.b.use_var(result)));
         }
         let m = self.mask();
         let lanes = self.load_lanes(&addr, ty, m)?;
@@ -99,7 +97,7 @@ impl VecLower<'_, '_> {
         else {
             return None;
         };
-        let held = vec_type(ty).is_some()
+        let held = RegForm::of(ty).is_some()
             || soa_type(ty).is_some()
             || pair_type(ty).is_some()
             || soa_pair_type(ty).is_some();
@@ -154,13 +152,13 @@ impl VecLower<'_, '_> {
             return Ok(());
         }
         let mask = self.mask();
-        if let (VVal::Seq { base, stride, .. }, Some(vt)) = (&addr, vec_type(ty))
+        if let (VVal::Seq { base, stride, .. }, Some(form)) = (&addr, RegForm::of(ty))
             && *stride == ty.size() as i64
         {
             let base = *base;
-            let x = self.vector(&value, vt);
+            let x = self.reg(form, &value);
             let Some(m) = mask else {
-                self.l.b.ins().store(MemFlagsData::new(), x, base, 0);
+                self.store_reg(form, x, base);
                 return Ok(());
             };
             let all = self.l.b.ins().vall_true(m);
@@ -171,10 +169,10 @@ impl VecLower<'_, '_> {
             );
             self.l.b.ins().brif(all, fast, &[], slow, &[]);
             self.l.b.switch_to_block(fast);
-            self.l.b.ins().store(MemFlagsData::new(), x, base, 0);
+            self.store_reg(form, x, base);
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(slow);
-            self.store_lanes(&addr, &VVal::V(x), ty, Some(m))?;
+            self.store_lanes(&addr, &form.val(x), ty, Some(m))?;
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(join);
             return Ok(());
@@ -194,8 +192,8 @@ impl VecLower<'_, '_> {
             self.l.b.switch_to_block(join);
             return Ok(());
         }
-        if let (Some(first), Some(vt)) = (self.consecutive(&addr, ty), vec_type(ty)) {
-            let x = self.vector(&value, vt);
+        if let (Some(first), Some(form)) = (self.consecutive(&addr, ty), RegForm::of(ty)) {
+            let x = self.reg(form, &value);
             let (fast, slow, join) = (
                 self.l.b.create_block(),
                 self.l.b.create_block(),
@@ -203,10 +201,10 @@ impl VecLower<'_, '_> {
             );
             self.l.b.ins().brif(first.0, fast, &[], slow, &[]);
             self.l.b.switch_to_block(fast);
-            self.l.b.ins().store(MemFlagsData::new(), x, first.1, 0);
+            self.store_reg(form, x, first.1);
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(slow);
-            self.store_lanes(&addr, &VVal::V(x), ty, mask)?;
+            self.store_lanes(&addr, &form.val(x), ty, mask)?;
             self.l.b.ins().jump(join, &[]);
             self.l.b.switch_to_block(join);
             return Ok(());
@@ -382,17 +380,22 @@ impl VecLower<'_, '_> {
             .iter()
             .flat_map(|&l| (0..4).map(move |i| l * 4 + i))
             .collect();
+        let r = self.shuffle_bytes(a, b, bytes);
+        self.l.b.ins().bitcast(vt, lane_order(), r)
+    }
+
+    /// The bytes `pick` of `a` (0..16) and `b` (16..32), as an `i8x16`.
+    pub(super) fn shuffle_bytes(&mut self, a: Value, b: Value, pick: Vec<u8>) -> Value {
         let mask = self
             .l
             .b
             .func
             .dfg
             .immediates
-            .push(ir::ConstantData::from(bytes));
+            .push(ir::ConstantData::from(pick));
         let a = self.l.b.ins().bitcast(types::I8X16, lane_order(), a);
         let b = self.l.b.ins().bitcast(types::I8X16, lane_order(), b);
-        let r = self.l.b.ins().shuffle(a, b, mask);
-        self.l.b.ins().bitcast(vt, lane_order(), r)
+        self.l.b.ins().shuffle(a, b, mask)
     }
 
     /// Each lane's write, in lane order (the last work-item's value stays where several

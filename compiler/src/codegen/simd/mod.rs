@@ -37,6 +37,7 @@ mod done;
 mod expr;
 mod lower;
 mod memory;
+mod narrow;
 mod pair;
 mod places;
 mod regions;

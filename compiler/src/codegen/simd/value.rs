@@ -8,6 +8,7 @@ use cranelift_codegen::ir::{
 use super::super::func::Lanes;
 use super::WIDTH;
 use super::lower::VecLower;
+use super::narrow::{narrow_scalar, narrow_val};
 use super::pair::{Pair, pair_type, soa_pair_type};
 use crate::frontend::types::{Scalar, Type};
 
@@ -28,6 +29,10 @@ pub(super) enum VVal {
     },
     /// One register: lane k is work-item k (`int`, `uint`, `float`).
     V(Value),
+    /// A `char`, `uchar`, `short` or `ushort` (`narrow.rs`): one `i32x4` whose lane k is
+    /// work-item k's value extended to 32 bits by its type's signedness; the second field
+    /// is the lane type the scalar lowering holds (`i8` or `i16`).
+    N(Value, ir::Type),
     /// Each work-item's lanes, as the scalar lowering holds them.
     L(Vec<Lanes>),
     /// A vector-typed value (`float2`..`float16`, `int`/`uint` alike) as one register per
@@ -87,6 +92,12 @@ impl VecLower<'_, '_> {
             VVal::V(x) => (0..WIDTH as u8)
                 .map(|k| vec![self.l.b.ins().extractlane(*x, k)])
                 .collect(),
+            VVal::N(x, t) => (0..WIDTH as u8)
+                .map(|k| {
+                    let wide = self.l.b.ins().extractlane(*x, k);
+                    vec![self.l.b.ins().ireduce(*t, wide)]
+                })
+                .collect(),
             VVal::L(lanes) => lanes.clone(),
             VVal::P(p) => (0..WIDTH as usize)
                 .map(|k| vec![self.pair_lane(p, k)])
@@ -131,7 +142,8 @@ impl VecLower<'_, '_> {
                 self.l.b.ins().iadd(splat, steps)
             }
             VVal::V(x) => *x,
-            VVal::Indexed { .. } | VVal::S(_) | VVal::P(_) | VVal::SP(_) => {
+            VVal::N(x, _) if vt == types::I32X4 => *x,
+            VVal::Indexed { .. } | VVal::S(_) | VVal::P(_) | VVal::SP(_) | VVal::N(..) => {
                 let lanes = self.lanes(v);
                 self.vector(&VVal::L(lanes), vt)
             }
@@ -187,6 +199,12 @@ impl VecLower<'_, '_> {
                 .collect();
             return VVal::S(cs);
         }
+        if let Some(s) = narrow_scalar(ty)
+            && lanes.iter().all(|l| l.len() == 1)
+        {
+            let xs: Vec<Value> = lanes.iter().map(|l| l[0]).collect();
+            return self.widen_lanes(&xs, s);
+        }
         match vec_type(ty) {
             Some(vt) if lanes.iter().all(|l| l.len() == 1) => {
                 let v = VVal::L(lanes);
@@ -213,7 +231,12 @@ impl VecLower<'_, '_> {
 
     /// An `i32x4` of `value` in every lane.
     pub(super) fn splat_i32(&mut self, value: i64) -> Value {
-        let x = self.l.b.ins().iconst(types::I32, value);
+        // The immediate of an `i32` constant is its 32 bits, zero-extended.
+        let x = self
+            .l
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(value as i32 as u32));
         self.l.b.ins().splat(types::I32X4, x)
     }
 
@@ -242,6 +265,10 @@ impl VecLower<'_, '_> {
         if let Some(vt) = vec_type(ty) {
             let (a, b) = (self.vector(&new, vt), self.vector(&old, vt));
             return VVal::V(self.select_v(m, a, b));
+        }
+        if let Some(s) = narrow_scalar(ty) {
+            let (a, b) = (self.narrow_reg(&new, s), self.narrow_reg(&old, s));
+            return narrow_val(self.select_v(m, a, b), s);
         }
         if let Some((vt, n)) = soa_type(ty) {
             let cs = (0..n)

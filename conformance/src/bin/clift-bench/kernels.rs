@@ -520,6 +520,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         mandel,
         None,
     );
+    crate::pixels::run(drivers, reps, THROUGHPUT, table);
 }
 
 /// GB/s of a kernel over three arrays of `n` floats (two read, one written), with a float

@@ -24,6 +24,7 @@
 mod driver;
 mod kernels;
 mod launch;
+mod pixels;
 mod report;
 mod transfer;
 mod vectors;

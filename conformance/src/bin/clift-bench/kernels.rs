@@ -524,7 +524,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
 
 /// GB/s of a kernel over three arrays of `n` floats (two read, one written), with a float
 /// fourth argument if given.
-fn three_arrays(
+pub(crate) fn three_arrays(
     d: &Driver,
     name: &str,
     n: usize,

@@ -16,6 +16,9 @@ use crate::stream;
 
 const SECTION: &str = "Kernels: clpeak's 16-wide vector types";
 
+/// clpeak's build options: its `mad`s may fuse.
+const OPTIONS: &str = "-cl-mad-enable";
+
 /// clpeak's kernel texts: the bandwidth kernels read 16 elements per work-item, at a
 /// stride of the local size (`_lo`) or of the global size (`_go`); the compute kernels run
 /// 8 × 64 dependent multiply-adds on two 16-wide vectors.
@@ -106,7 +109,7 @@ fn bandwidth_v16(d: &Driver, bytes: usize, reps: usize) -> Result<f64, String> {
     let per_group = local * 16 * 64;
     let bytes = bytes / per_group * per_group;
     let items = bytes / 64 / 16;
-    let bench = Bench::build(d, SOURCE)?;
+    let bench = Bench::build_with(d, SOURCE, OPTIONS)?;
     let input: Vec<f32> = (0..bytes / 4).map(|i| (i % 251) as f32 / 251.0).collect();
     let (a, b) = (d.buffer_from(&input)?, d.buffer(items * 4)?);
     let mut fastest = f64::INFINITY;
@@ -124,7 +127,7 @@ fn bandwidth_v16(d: &Driver, bytes: usize, reps: usize) -> Result<f64, String> {
 
 /// Giga-operations per second of a 16-wide compute kernel over `n` items.
 fn compute_v16<T>(d: &Driver, name: &str, n: usize, scalar: T, reps: usize) -> Result<f64, String> {
-    let bench = Bench::build(d, SOURCE)?;
+    let bench = Bench::build_with(d, SOURCE, OPTIONS)?;
     let k = bench.kernel(name)?;
     let local = max_group(d)?.min(256);
     let out = d.buffer(n * 8)?;

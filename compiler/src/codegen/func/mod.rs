@@ -19,7 +19,7 @@ use crate::passes::analysis::address_taken;
 use crate::passes::barriers::FrameLayout;
 
 mod expr;
-mod packed;
+pub(in crate::codegen) mod packed;
 mod packed_ops;
 mod resumable;
 mod rows;

@@ -33,6 +33,7 @@ mod barrier_rows;
 mod bounds;
 mod builtins;
 mod check;
+mod cost;
 mod done;
 mod expr;
 mod lower;
@@ -88,6 +89,16 @@ pub(super) fn define_vector_row(
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let l = Lower::new(b, state, f, options);
         let mut v = lower::VecLower::new(l, f, uniform);
+        // Wide vector types: the scalar row holds them in registers; which row is faster
+        // (`cost.rs`). Without vector registers the scalar row runs them lane by lane.
+        if v.l.vector_registers {
+            match cost::hint(f) {
+                Some(hinted) => hinted?,
+                None => v
+                    .estimate(f.body.as_deref().unwrap_or_default())
+                    .vectorized_row_pays()?,
+            }
+        }
         v.row_function().map_err(|e| e.0)?;
         mostly_vector(v.per_lane_insts, v.l.b.func.dfg.num_insts())?;
         let config = v.l.state.isa.frontend_config();

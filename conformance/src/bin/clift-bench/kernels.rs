@@ -143,7 +143,17 @@ pub(crate) struct Bench<'a> {
 
 impl<'a> Bench<'a> {
     pub(crate) fn build(d: &'a Driver, source: &str) -> Result<Bench<'a>, String> {
+        Bench::build_with(d, source, "")
+    }
+
+    /// `build` with build options (clpeak's kernels are built with `-cl-mad-enable`).
+    pub(crate) fn build_with(
+        d: &'a Driver,
+        source: &str,
+        options: &str,
+    ) -> Result<Bench<'a>, String> {
         let api = &d.api;
+        let options = CString::new(options).map_err(|e| e.to_string())?;
         let text = CString::new(source).map_err(|e| e.to_string())?;
         let mut status = CL_SUCCESS;
         let mut ptr = text.as_ptr();
@@ -154,9 +164,10 @@ impl<'a> Bench<'a> {
         if status != CL_SUCCESS {
             return Err(format!("clCreateProgramWithSource: {status}"));
         }
-        // SAFETY: a valid program; no options, no callback.
-        let status =
-            unsafe { entry!(api.clBuildProgram)(program, 0, null(), null(), None, null_mut()) };
+        // SAFETY: a valid program, NUL-terminated options, no callback.
+        let status = unsafe {
+            entry!(api.clBuildProgram)(program, 0, null(), options.as_ptr(), None, null_mut())
+        };
         if status != CL_SUCCESS {
             return Err(format!("clBuildProgram: {status}"));
         }
@@ -525,7 +536,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
 
 /// GB/s of a kernel over three arrays of `n` floats (two read, one written), with a float
 /// fourth argument if given.
-fn three_arrays(
+pub(crate) fn three_arrays(
     d: &Driver,
     name: &str,
     n: usize,

@@ -11,8 +11,10 @@
 //! `--safe` measures clift in safe mode (`CLIFT_SAFE=1`: every access bounds-checked); its
 //! column is labelled "clift (safe)". Run once with and once without it to see the cost.
 //!
-//! `--only` runs one section: `transfer`, `launch`, `kernels` or `vectors` (a scaling run of the launch
-//! rows alone takes seconds, not minutes).
+//! `--only` runs one section: `transfer`, `launch`, `kernels`, `vectors` (explicit vector
+//! types), `clpeak` (its 16-wide kernels) or `memory` (the machine's own all-core
+//! streaming bandwidth, and the memory-bound kernels against it). A scaling run of the
+//! launch rows alone takes seconds, not minutes.
 //!
 //! `--scaling` adds a table of every figure at 1, 2, 4, ... and all cores: the harness runs
 //! itself once per core count with `CLIFT_MAX_COMPUTE_UNITS` and `POCL_MAX_PTHREAD_COUNT`
@@ -21,11 +23,13 @@
 //! `CLIFT_LIBRARY` names the libclift.so to measure (default: the release build beside this
 //! binary); `POCL_LIBRARY` PoCL's library (default: the path in /etc/OpenCL/vendors/pocl.icd).
 
+mod clpeak;
 mod driver;
 mod kernels;
 mod launch;
 mod pixels;
 mod report;
+mod stream;
 mod transfer;
 mod vectors;
 
@@ -124,6 +128,12 @@ fn main() {
     if runs("vectors") {
         vectors::run(&drivers, effort, &mut table);
     }
+    if runs("clpeak") {
+        clpeak::run(&drivers, effort, &mut table);
+    }
+    if runs("memory") {
+        stream::run(&drivers, effort, &mut table);
+    }
 
     let devices: Vec<String> = drivers
         .iter()
@@ -157,7 +167,9 @@ fn main() {
 }
 
 /// The sections `--only` can name.
-const SECTIONS: [&str; 4] = ["transfer", "launch", "kernels", "vectors"];
+const SECTIONS: [&str; 6] = [
+    "transfer", "launch", "kernels", "vectors", "clpeak", "memory",
+];
 
 /// The harness run again at 1, 2, 4, ... and all cores (with the same `--quick` and
 /// `--only`), each run's figures as TSV.

@@ -10,15 +10,27 @@ use crate::report::{Better, Table};
 
 const SECTION: &str = "Kernels: explicit vector types (float4, int4)";
 
-/// clpeak's kernels (compute_sp_kernels.cl, compute_integer_kernels.cl), and a float4
-/// stencil whose multiply-adds sit between barriers.
-const SOURCE: &str = r#"
+/// clpeak's multiply-add chains (compute_sp_kernels.cl, compute_integer_kernels.cl), for
+/// this section's kernels and clpeak.rs's.
+macro_rules! mad_macros {
+    () => {
+        r#"
 #define MAD_4(x, y)  x = mad(y, x, y); y = mad(x, y, x); x = mad(y, x, y); y = mad(x, y, x);
 #define MAD_16(x, y) MAD_4(x, y); MAD_4(x, y); MAD_4(x, y); MAD_4(x, y);
 #define MAD_64(x, y) MAD_16(x, y); MAD_16(x, y); MAD_16(x, y); MAD_16(x, y);
 #define IMAD_4(x, y)  x = (y * x) + y; y = (x * y) + x; x = (y * x) + y; y = (x * y) + x;
 #define IMAD_16(x, y) IMAD_4(x, y); IMAD_4(x, y); IMAD_4(x, y); IMAD_4(x, y);
 #define IMAD_64(x, y) IMAD_16(x, y); IMAD_16(x, y); IMAD_16(x, y); IMAD_16(x, y);
+"#
+    };
+}
+pub(crate) use mad_macros;
+
+/// clpeak's kernels (compute_sp_kernels.cl, compute_integer_kernels.cl), and a float4
+/// stencil whose multiply-adds sit between barriers.
+const SOURCE: &str = concat!(
+    mad_macros!(),
+    r#"
 
 kernel void compute_sp_v4(global float *ptr, float _A) {
     float4 x = (float4)(_A, (_A + 1), (_A + 2), (_A + 3));
@@ -51,7 +63,8 @@ kernel void stencil_v4(global const float4 *in, global float4 *out, local float4
     barrier(CLK_LOCAL_MEM_FENCE);
     out[g] = tile[(l + n - 1) % n];
 }
-"#;
+"#
+);
 
 /// Work-items of each run.
 fn items(effort: Effort) -> usize {

@@ -33,6 +33,7 @@ mod barrier_rows;
 mod builtins;
 mod check;
 mod expr;
+mod geometric;
 mod lower;
 mod memory;
 mod pair;

@@ -1580,3 +1580,45 @@ fn math_functions_call_their_four_lane_forms_with_the_scalar_results() {
     let clif = vectorized_clif(MATH, "math");
     assert_eq!(clif.matches(" call ").count(), 28, "{clif}");
 }
+
+const INVARIANT: &str = r#"
+kernel void invariant(global float *out, int n, float w) {
+    int x = get_global_id(0);
+    float3 d = normalize((float3)(x * w, 1.0f, 2.0f));
+    float acc = 0.0f;
+    for (int s = 0; s < n; s++) acc += dot(d, (float3)(s, 1.0f, 0.5f));
+    out[x] = acc + d.x;
+}
+"#;
+
+#[test]
+fn values_a_loop_reads_are_computed_once_before_it() {
+    let n = 13;
+    let out = both(
+        INVARIANT,
+        "invariant",
+        range_1d(n, n),
+        &|| (vec![vec![0.0f32; n]], vec![5, 0.25f32.to_bits() as u64]),
+        true,
+    );
+    for (x, got) in out.iter().enumerate() {
+        let d = normalize_ref(&[x as f32 * 0.25, 1.0, 2.0]);
+        let mut acc = 0.0f32;
+        for s in 0..5 {
+            acc += d[0] * s as f32 + d[1] * 1.0 + d[2] * 0.5;
+        }
+        assert_eq!(got.to_bits(), (acc + d[0]).to_bits(), "item {x}");
+    }
+    // The machine code computes the normalize once per step: two `sqrtpd` (one per pair of
+    // lanes), not two more inside the loop (Cranelift places the computation at its first
+    // use, and does not hoist what depends on a constant).
+    clift_compiler::codegen::dump::collect();
+    kernel(INVARIANT, "invariant", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, asm) = collected
+        .asm
+        .iter()
+        .find(|(name, _)| name.contains("vectorized row function"))
+        .expect("the vectorized row function's machine code");
+    assert_eq!(asm.matches("sqrtpd").count(), 2, "{asm}");
+}

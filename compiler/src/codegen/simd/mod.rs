@@ -34,6 +34,7 @@ mod builtins;
 mod check;
 mod expr;
 mod geometric;
+mod invariant;
 mod lower;
 mod memory;
 mod pair;

@@ -933,23 +933,29 @@ fn a_varying_record_runs_scalar_with_the_reason() {
     );
 }
 
+/// The CLIF text of the vectorized row function of kernel `name` of `source`.
+fn vectorized_clif(source: &str, name: &str) -> String {
+    clift_compiler::codegen::dump::collect();
+    kernel(source, name, false);
+    let collected = clift_compiler::codegen::dump::take();
+    let row = format!("vectorized row function of {name}");
+    collected
+        .clif
+        .into_iter()
+        .find(|(n, _)| *n == row)
+        .expect("the vectorized row function's CLIF")
+        .1
+}
+
 #[test]
 fn vector_add_becomes_vector_loads_an_add_and_a_store() {
-    clift_compiler::codegen::dump::collect();
-    kernel(
+    let clif = vectorized_clif(
         "kernel void vadd2(global const float *a, global const float *b, global float *c) {
             size_t i = get_global_id(0);
             c[i] = a[i] + b[i];
         }",
         "vadd2",
-        false,
     );
-    let collected = clift_compiler::codegen::dump::take();
-    let (_, clif) = collected
-        .clif
-        .iter()
-        .find(|(name, _)| name == "vectorized row function of vadd2")
-        .expect("the vectorized row function's CLIF");
     assert_eq!(clif.matches("load.f32x4").count(), 2, "{clif}");
     assert_eq!(clif.matches(" fadd ").count(), 1, "{clif}");
     assert_eq!(clif.matches(" store ").count(), 1, "{clif}");
@@ -1150,14 +1156,7 @@ fn float16_fetches_without_a_hint_run_item_by_item_in_registers() {
 
 #[test]
 fn vload16_and_vstore16_become_transposed_vector_loads_and_stores() {
-    clift_compiler::codegen::dump::collect();
-    kernel(SOURCE, "vloads", false);
-    let collected = clift_compiler::codegen::dump::take();
-    let (_, clif) = collected
-        .clif
-        .iter()
-        .find(|(name, _)| name == "vectorized row function of vloads")
-        .expect("the vectorized row function's CLIF");
+    let clif = vectorized_clif(SOURCE, "vloads");
     // 16 + 8 components of 4 items: a 16-byte load per 4 components of an item.
     assert_eq!(clif.matches("load.f32x4").count(), 24, "{clif}");
     assert_eq!(clif.matches(" store ").count(), 16, "{clif}");
@@ -1282,14 +1281,7 @@ fn longs_run_two_items_per_register() {
 
 #[test]
 fn double16_becomes_pairs_of_registers() {
-    clift_compiler::codegen::dump::collect();
-    kernel(SOURCE, "dvec", false);
-    let collected = clift_compiler::codegen::dump::take();
-    let (_, clif) = collected
-        .clif
-        .iter()
-        .find(|(name, _)| name == "vectorized row function of dvec")
-        .expect("the vectorized row function's CLIF");
+    let clif = vectorized_clif(SOURCE, "dvec");
     // 4 components of 4 items: 8 loads and 8 stores of 16 bytes, square roots in pairs.
     assert_eq!(clif.matches("load.f64x2").count(), 8, "{clif}");
     assert_eq!(clif.matches(" store ").count(), 8, "{clif}");
@@ -1380,16 +1372,284 @@ fn swizzles_splats_and_negation_of_doubles_stay_in_pairs() {
 
 #[test]
 fn double_vector_swizzles_and_literals_need_no_lane_moves() {
-    clift_compiler::codegen::dump::collect();
-    kernel(SOURCE, "dswz", false);
-    let collected = clift_compiler::codegen::dump::take();
-    let (_, clif) = collected
-        .clif
-        .iter()
-        .find(|(name, _)| name == "vectorized row function of dswz")
-        .expect("the vectorized row function's CLIF");
+    let clif = vectorized_clif(SOURCE, "dswz");
     assert!(
         !clif.contains("extractlane") && !clif.contains("insertlane"),
         "{clif}"
     );
+}
+
+/// Floats of every kind for the math tests: zeros, infinities, NaN, denormals, huge and
+/// tiny values, and ordinary ones.
+fn special_floats(n: usize, seed: u32) -> Vec<f32> {
+    const SPECIAL: [f32; 14] = [
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.0e-40,
+        -1.0e-45,
+        1.0e30,
+        -3.0e38,
+        1.0,
+        -2.5,
+        88.5,
+        -104.0,
+        1.0e-20,
+    ];
+    floats(n, seed)
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            if i % 3 == 0 {
+                SPECIAL[(i / 3 + seed as usize) % SPECIAL.len()]
+            } else {
+                x * (1 + i % 11) as f32
+            }
+        })
+        .collect()
+}
+
+/// `normalize` as clift defines it for `float` (`codegen/geometric.rs`): in double, a
+/// vector with infinities becomes that of their signs, a zero vector is kept.
+fn normalize_ref(v: &[f32]) -> Vec<f32> {
+    let wide: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+    let total = wide
+        .iter()
+        .map(|x| x * x)
+        .fold(None, |acc: Option<f64>, p| Some(acc.map_or(p, |a| a + p)));
+    let total = total.expect("a component");
+    if total == 0.0 {
+        return v.to_vec();
+    }
+    let signs: Vec<f64> = wide
+        .iter()
+        .map(|x| {
+            if x.is_infinite() {
+                1f64.copysign(*x)
+            } else {
+                0f64.copysign(*x)
+            }
+        })
+        .collect();
+    let (xs, total) = if total == f64::INFINITY {
+        let count = signs
+            .iter()
+            .map(|x| x * x)
+            .fold(None, |acc: Option<f64>, p| Some(acc.map_or(p, |a| a + p)));
+        (signs, count.expect("a component"))
+    } else {
+        (wide, total)
+    };
+    let len = total.sqrt();
+    xs.iter().map(|x| (x / len) as f32).collect()
+}
+
+/// `length` as clift defines it for `float`: the sum of squares in double, rounded once.
+fn length_ref(v: &[f32]) -> f32 {
+    let mut acc = f64::from(v[0]) * f64::from(v[0]);
+    for &x in &v[1..] {
+        acc += f64::from(x) * f64::from(x);
+    }
+    acc.sqrt() as f32
+}
+
+const GEOMETRIC: &str = r#"
+kernel void geo(global const float4 *a, global const float4 *b, global float *out) {
+    int i = get_global_id(0);
+    float4 x = a[i], y = b[i];
+    float4 n4 = normalize(x);
+    float3 n3 = normalize(x.xyz);
+    float2 n2 = normalize(x.zw);
+    global float *o = out + 16 * i;
+    o[0] = n4.x; o[1] = n4.y; o[2] = n4.z; o[3] = n4.w;
+    o[4] = n3.x; o[5] = n3.y; o[6] = n3.z;
+    o[7] = n2.x; o[8] = n2.y;
+    o[9] = normalize(x.w);
+    o[10] = length(x);
+    o[11] = length(x.xyz);
+    o[12] = length(x.y);
+    o[13] = distance(x, y);
+    o[14] = distance(x.xy, y.xy);
+    o[15] = distance(x.z, 2.0f);
+}
+"#;
+
+#[test]
+fn geometric_functions_run_in_registers_as_the_scalar_path() {
+    let n = 43;
+    let mut a = special_floats(4 * n, 21);
+    let b = special_floats(4 * n, 22);
+    // Vectors whose results are known exactly: (3, 4, 0, 0) → (0.6, 0.8, 0, 0) and length 5;
+    // a zero vector stays; (inf, 1, -inf, 2) → (1/√2, 0, -1/√2, 0); 2^64 does not overflow.
+    a[..16].copy_from_slice(&[
+        3.0,
+        4.0,
+        0.0,
+        0.0,
+        0.0,
+        -0.0,
+        0.0,
+        0.0,
+        f32::INFINITY,
+        1.0,
+        f32::NEG_INFINITY,
+        2.0,
+        18446744073709551616.0,
+        0.0,
+        0.0,
+        0.0,
+    ]);
+    let out = both(
+        GEOMETRIC,
+        "geo",
+        range_1d(n, n),
+        &|| (vec![a.clone(), b.clone(), vec![0.0; 16 * n]], vec![]),
+        true,
+    );
+    assert_eq!(&out[..4], &[0.6, 0.8, 0.0, 0.0]);
+    assert_eq!(out[10], 5.0);
+    assert_eq!(
+        out[16..20].iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        [0, (-0.0f32).to_bits(), 0, 0]
+    );
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    assert_eq!(&out[32..36], &[h, 0.0, -h, 0.0]);
+    assert_eq!(out[48 + 10], 18446744073709551616.0);
+    for i in 0..n {
+        let x = &a[4 * i..4 * i + 4];
+        let y = &b[4 * i..4 * i + 4];
+        let diff = |k: usize| (f64::from(x[k]) - f64::from(y[k])).powi(2);
+        let mut want = normalize_ref(x);
+        want.extend(normalize_ref(&x[..3]));
+        want.extend(normalize_ref(&x[2..]));
+        want.extend(normalize_ref(&x[3..]));
+        want.push(length_ref(x));
+        want.push(length_ref(&x[..3]));
+        want.push(length_ref(&x[1..2]));
+        want.push((diff(0) + diff(1) + diff(2) + diff(3)).sqrt() as f32);
+        want.push((diff(0) + diff(1)).sqrt() as f32);
+        want.push((f64::from(x[2]) - 2.0).powi(2).sqrt() as f32);
+        let got = &out[16 * i..16 * i + 16];
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(got), bits(&want), "item {i}: {x:?} {y:?}");
+    }
+    // In registers: the lanes widened to double pairs, no call and nothing per lane but
+    // the stores at a stride of 16.
+    let clif = vectorized_clif(GEOMETRIC, "geo");
+    assert!(clif.contains("fvpromote_low"), "{clif}");
+    assert!(!clif.contains(" call "), "{clif}");
+}
+
+const MATH: &str = r#"
+kernel void math(global const float *a, global const float *b, global float *out) {
+    int i = get_global_id(0);
+    float x = a[i], y = b[i];
+    global float *o = out + 24 * i;
+    o[0] = exp(x); o[1] = exp2(x); o[2] = exp10(x);
+    o[3] = log(x); o[4] = log2(x); o[5] = log10(x);
+    o[6] = sin(x); o[7] = cos(x); o[8] = pow(x, y);
+    o[9] = native_exp(x); o[10] = half_log(y); o[11] = native_sin(y);
+    o[12] = half_cos(x); o[13] = native_log10(x); o[14] = half_exp2(y);
+    o[15] = pow(y, x);
+    float4 v = (float4)(x, y, -x, x * y);
+    float4 e = exp(v), s = sin(v), p = pow(v, v.wzyx);
+    o[16] = e.x; o[17] = e.y; o[18] = e.z; o[19] = e.w;
+    o[20] = s.w; o[21] = p.x; o[22] = p.y; o[23] = p.w;
+}
+"#;
+
+#[test]
+fn math_functions_call_their_four_lane_forms_with_the_scalar_results() {
+    use clift_builtins::math as m;
+    let n = 61;
+    let a = special_floats(n, 31);
+    let b: Vec<f32> = special_floats(n, 32).iter().map(|x| x * 3.0).collect();
+    let out = both(
+        MATH,
+        "math",
+        range_1d(n, n),
+        &|| (vec![a.clone(), b.clone(), vec![0.0; 24 * n]], vec![]),
+        true,
+    );
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let v = [x, y, -x, x * y];
+        let want = [
+            m::clift_exp_f32(x),
+            m::clift_exp2_f32(x),
+            m::clift_exp10_f32(x),
+            m::clift_log_f32(x),
+            m::clift_log2_f32(x),
+            m::clift_log10_f32(x),
+            m::clift_sin_f32(x),
+            m::clift_cos_f32(x),
+            m::clift_pow_f32(x, y),
+            m::clift_exp_f32(x),
+            m::clift_log_f32(y),
+            m::clift_sin_f32(y),
+            m::clift_cos_f32(x),
+            m::clift_log10_f32(x),
+            m::clift_exp2_f32(y),
+            m::clift_pow_f32(y, x),
+            m::clift_exp_f32(v[0]),
+            m::clift_exp_f32(v[1]),
+            m::clift_exp_f32(v[2]),
+            m::clift_exp_f32(v[3]),
+            m::clift_sin_f32(v[3]),
+            m::clift_pow_f32(v[0], v[3]),
+            m::clift_pow_f32(v[1], v[2]),
+            m::clift_pow_f32(v[3], v[0]),
+        ];
+        let got = &out[24 * i..24 * i + 24];
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(got), bits(&want), "item {i}: x = {x:e}, y = {y:e}");
+    }
+    // One call per builtin and component (16 scalar calls, 4 each for exp, sin and pow of
+    // the float4), not one per lane.
+    let clif = vectorized_clif(MATH, "math");
+    assert_eq!(clif.matches(" call ").count(), 28, "{clif}");
+}
+
+const INVARIANT: &str = r#"
+kernel void invariant(global float *out, int n, float w) {
+    int x = get_global_id(0);
+    float3 d = normalize((float3)(x * w, 1.0f, 2.0f));
+    float acc = 0.0f;
+    for (int s = 0; s < n; s++) acc += dot(d, (float3)(s, 1.0f, 0.5f));
+    out[x] = acc + d.x;
+}
+"#;
+
+#[test]
+fn values_a_loop_reads_are_computed_once_before_it() {
+    let n = 13;
+    let out = both(
+        INVARIANT,
+        "invariant",
+        range_1d(n, n),
+        &|| (vec![vec![0.0f32; n]], vec![5, 0.25f32.to_bits() as u64]),
+        true,
+    );
+    for (x, got) in out.iter().enumerate() {
+        let d = normalize_ref(&[x as f32 * 0.25, 1.0, 2.0]);
+        let mut acc = 0.0f32;
+        for s in 0..5 {
+            acc += d[0] * s as f32 + d[1] * 1.0 + d[2] * 0.5;
+        }
+        assert_eq!(got.to_bits(), (acc + d[0]).to_bits(), "item {x}");
+    }
+    // The machine code computes the normalize once per step: two `sqrtpd` (one per pair of
+    // lanes), not two more inside the loop (Cranelift places the computation at its first
+    // use, and does not hoist what depends on a constant).
+    clift_compiler::codegen::dump::collect();
+    kernel(INVARIANT, "invariant", false);
+    let collected = clift_compiler::codegen::dump::take();
+    let (_, asm) = collected
+        .asm
+        .iter()
+        .find(|(name, _)| name.contains("vectorized row function"))
+        .expect("the vectorized row function's machine code");
+    assert_eq!(asm.matches("sqrtpd").count(), 2, "{asm}");
 }

@@ -29,13 +29,25 @@
 //! prints the table; `exhaustive_f32` checks all 2^32 `float` arguments of the one-argument
 //! functions, see its documentation); `tests/math_special.rs` checks the special values.
 
+// Before the modules, which use it too.
+/// `(symbol, address)` entries for the listed functions.
+macro_rules! registry {
+    ($($f:ident)*) => {
+        vec![$((stringify!($f), $f as *const u8)),*]
+    };
+}
+
 mod double;
 mod half;
 mod kernels;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod single;
 
 pub use double::*;
 pub use half::*;
+#[cfg(target_arch = "x86_64")]
+pub use lanes::*;
 pub use single::*;
 
 /// `ilogb(±0)`: INT_MIN, one of the two values section 6.12.2.1 allows (the other being
@@ -146,18 +158,13 @@ fn rsqrt_fast_f32(x: f32) -> f32 {
 
 // --- the registry --------------------------------------------------------------------------
 
-/// `(symbol, address)` entries for the listed functions.
-macro_rules! registry {
-    ($($f:ident)*) => {
-        vec![$((stringify!($f), $f as *const u8)),*]
-    };
-}
-
 /// Every math builtin by symbol name, with its address, for the JIT's symbol table: one
 /// `clift_<name>_f32` and one `clift_<name>_f64` per math function of table 6.9, one
-/// `clift_<name>_f32` per `half_`/`native_` function of table 6.10, and `clift_divide_f32`.
+/// `clift_<name>_f32` per `half_`/`native_` function of table 6.10, `clift_divide_f32`, and
+/// on x86-64 the four-lane forms of the vectorizer (`clift_v4_<name>_f32`, `lanes.rs`).
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
-    registry! {
+    #[allow(unused_mut)]
+    let mut all = registry! {
         clift_acos_f32 clift_acosh_f32 clift_acospi_f32 clift_asin_f32 clift_asinh_f32
         clift_asinpi_f32 clift_atan_f32 clift_atan2_f32 clift_atanh_f32 clift_atanpi_f32
         clift_atan2pi_f32 clift_cbrt_f32 clift_ceil_f32 clift_copysign_f32 clift_cos_f32
@@ -199,5 +206,8 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         clift_native_sqrt_f32 clift_native_tan_f32
 
         clift_divide_f32
-    }
+    };
+    #[cfg(target_arch = "x86_64")]
+    all.extend(lanes::symbols());
+    all
 }

@@ -63,14 +63,18 @@ F atan2pi(F, F)
 F cbrt(F)
 F ceil(F)
 F copysign(F, F)
+@ pure vector
 F cos(F)
+@ pure
 F cosh(F)
 F cospi(F)
 F erfc(F)
 F erf(F)
+@ pure vector
 F exp(F)
 F exp2(F)
 F exp10(F)
+@ pure
 F expm1(F)
 @ pure vector
 F fabs(F)
@@ -94,10 +98,11 @@ Fn ldexp(Fn, int)
 F lgamma(F)
 @ writes
 F lgamma_r(F, anyspace iN*)
-@ pure
+@ pure vector
 F log(F)
 F log2(F)
 F log10(F)
+@ pure
 F log1p(F)
 F logb(F)
 @ pure vector
@@ -110,7 +115,9 @@ F modf(F, anyspace F*)
 @ pure
 F nan(Ku)
 F nextafter(F, F)
+@ pure vector
 F pow(F, F)
+@ pure
 F pown(F, iN)
 F powr(F, F)
 F remainder(F, F)
@@ -122,7 +129,7 @@ F rootn(F, iN)
 F round(F)
 @ pure vector
 F rsqrt(F)
-@ pure
+@ pure vector
 F sin(F)
 @ writes
 F sincos(F, anyspace F*)
@@ -137,37 +144,43 @@ F tanh(F)
 F tanpi(F)
 F tgamma(F)
 F trunc(F)
+@ pure vector
 Ff half_cos(Ff)
+@ pure
 Ff half_divide(Ff, Ff)
+@ pure vector
 Ff half_exp(Ff)
 Ff half_exp2(Ff)
 Ff half_exp10(Ff)
 Ff half_log(Ff)
 Ff half_log2(Ff)
 Ff half_log10(Ff)
+@ pure
 Ff half_powr(Ff, Ff)
 Ff half_recip(Ff)
 Ff half_rsqrt(Ff)
+@ pure vector
 Ff half_sin(Ff)
 @ pure vector
 Ff half_sqrt(Ff)
 @ pure
 Ff half_tan(Ff)
-Ff native_cos(Ff)
 @ pure vector
+Ff native_cos(Ff)
 Ff native_divide(Ff, Ff)
-@ pure
 Ff native_exp(Ff)
 Ff native_exp2(Ff)
 Ff native_exp10(Ff)
 Ff native_log(Ff)
 Ff native_log2(Ff)
 Ff native_log10(Ff)
+@ pure
 Ff native_powr(Ff, Ff)
 @ pure vector
 Ff native_recip(Ff)
 @ pure
 Ff native_rsqrt(Ff)
+@ pure vector
 Ff native_sin(Ff)
 @ pure vector
 Ff native_sqrt(Ff)
@@ -240,10 +253,10 @@ half4 cross(half4, half4)
 half3 cross(half3, half3)
 @ pure vector
 S dot(F4, F4)
-@ pure
 S distance(F4, F4)
 S length(F4)
 F4 normalize(F4)
+@ pure
 float fast_distance(F4f, F4f)
 float fast_length(F4f)
 F4f fast_normalize(F4f)

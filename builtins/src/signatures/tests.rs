@@ -184,7 +184,8 @@ fn every_builtin_has_an_id_a_function_and_consistent_attributes() {
             assert!(b.name.starts_with("get_"), "{}", b.name);
         }
         // The builtins the vectorizer (compiler/src/codegen/simd) has register forms for,
-        // exactly: the work-item ids as sequences, the cheap math, and vloadn / vstoren.
+        // exactly: the work-item ids as sequences, the cheap math, exp/log/sin/cos/pow and
+        // their half_/native_ forms, the geometric functions, and vloadn / vstoren.
         let vectorized = matches!(
             b.function.name(),
             "get_global_id"
@@ -206,6 +207,34 @@ fn every_builtin_has_an_id_a_function_and_consistent_attributes() {
                 | "select"
                 | "add_sat"
                 | "sub_sat"
+                | "exp"
+                | "exp2"
+                | "exp10"
+                | "log"
+                | "log2"
+                | "log10"
+                | "sin"
+                | "cos"
+                | "pow"
+                | "half_exp"
+                | "half_exp2"
+                | "half_exp10"
+                | "half_log"
+                | "half_log2"
+                | "half_log10"
+                | "half_sin"
+                | "half_cos"
+                | "native_exp"
+                | "native_exp2"
+                | "native_exp10"
+                | "native_log"
+                | "native_log2"
+                | "native_log10"
+                | "native_sin"
+                | "native_cos"
+                | "length"
+                | "distance"
+                | "normalize"
         );
         assert_eq!(a.vector_form, vectorized, "{}: vector form", b.name);
         assert!(

@@ -9,9 +9,9 @@ use super::WIDTH;
 use super::lower::VecLower;
 use super::narrow::{narrow_scalar, narrow_val};
 use super::pair::{Pair, pair_type, soa_pair_type};
-use super::value::{VVal, lane_order, soa_type, vec_type};
+use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr};
-use crate::frontend::types::Scalar;
+use crate::frontend::types::{Scalar, Type};
 
 impl VecLower<'_, '_> {
     /// Builtins: the work-item ids as sequences, the cheap math in registers (the same
@@ -58,6 +58,43 @@ impl VecLower<'_, '_> {
                 acc = self.l.b.ins().fadd(acc, p);
             }
             return Ok(VVal::V(acc));
+        }
+        if matches!(f, F::Length | F::Distance | F::Normalize)
+            && args
+                .iter()
+                .all(|a| a.ty == args[0].ty && float_components(&a.ty))
+        {
+            let mut xs = Vec::with_capacity(args.len());
+            for a in args {
+                let v = self.vexpr(a)?;
+                xs.push(self.components(&v, &a.ty, types::F32X4));
+            }
+            let r = self.geometric_f32(f, &xs);
+            return Ok(match e.ty.is_vector() {
+                true => VVal::S(r),
+                false => VVal::V(r[0]),
+            });
+        }
+        if let Some(symbol) = vector_symbol(f)
+            && e.ty.element() == Some(Scalar::Float)
+            && args.iter().all(|a| a.ty == e.ty)
+        {
+            // One call per component, on the components' registers.
+            let mut xs = Vec::with_capacity(args.len());
+            for a in args {
+                let v = self.vexpr(a)?;
+                xs.push(self.components(&v, &a.ty, types::F32X4));
+            }
+            let cs = (0..xs[0].len())
+                .map(|c| {
+                    let operands: Vec<Value> = xs.iter().map(|x| x[c]).collect();
+                    self.l.call_symbol(symbol, &operands, types::F32X4)
+                })
+                .collect::<Result<Vec<Value>>>()?;
+            return Ok(match e.ty.is_vector() {
+                true => VVal::S(cs),
+                false => VVal::V(cs[0]),
+            });
         }
         if f == F::Rsqrt && float_scalar && args.len() == 1 && args[0].ty == e.ty {
             let v = self.vexpr(&args[0])?;
@@ -288,38 +325,37 @@ impl VecLower<'_, '_> {
     /// `rsqrt` of each lane as the scalar lowering computes it: `1 / sqrt(x)` in double,
     /// rounded to float once (two lanes per double register).
     fn rsqrt(&mut self, x: Value) -> Value {
-        let bytes = |b: &mut Self, order: [u8; 16]| {
-            b.l.b
-                .func
-                .dfg
-                .immediates
-                .push(ir::ConstantData::from(order.to_vec()))
-        };
-        let as_bytes = |b: &mut Self, v: Value| b.l.b.ins().bitcast(types::I8X16, lane_order(), v);
-        let xb = as_bytes(self, x);
-        // Lanes 2 and 3 moved down to 0 and 1.
-        let high = bytes(
-            self,
-            [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
-        );
-        let hb = self.l.b.ins().shuffle(xb, xb, high);
-        let hx = self.l.b.ins().bitcast(types::F32X4, lane_order(), hb);
-        let half = |b: &mut Self, v: Value| {
-            let wide = b.l.b.ins().fvpromote_low(v);
-            let root = b.l.b.ins().sqrt(wide);
-            let one = b.l.b.ins().f64const(1.0);
-            let one = b.l.b.ins().splat(types::F64X2, one);
-            let r = b.l.b.ins().fdiv(one, root);
-            let narrow = b.l.b.ins().fvdemote(r);
-            b.l.b.ins().bitcast(types::I8X16, lane_order(), narrow)
-        };
-        let (lo, hi) = (half(self, x), half(self, hx));
-        // Lanes 0 and 1 of each.
-        let join = bytes(
-            self,
-            [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23],
-        );
-        let r = self.l.b.ins().shuffle(lo, hi, join);
-        self.l.b.ins().bitcast(types::F32X4, lane_order(), r)
+        let wide = self.widen(x);
+        let r = wide.map(|w| {
+            let root = self.l.b.ins().sqrt(w);
+            let one = self.l.b.ins().f64const(1.0);
+            let one = self.l.b.ins().splat(types::F64X2, one);
+            self.l.b.ins().fdiv(one, root)
+        });
+        self.narrow(r)
     }
+}
+
+/// Whether `ty` is `float` or a vector of `float` (of 2, 3 or 4 components: the geometric
+/// functions' arguments).
+fn float_components(ty: &Type) -> bool {
+    ty.element() == Some(Scalar::Float) && ty.lanes() <= 4
+}
+
+/// The library function that computes `f` on a whole `f32x4` register (`float` only):
+/// `builtins/src/math/lanes.rs`, the scalar functions' kernels lane by lane, so results do
+/// not depend on the vectorizer.
+fn vector_symbol(f: F) -> Option<&'static str> {
+    Some(match f {
+        F::Exp | F::HalfExp | F::NativeExp => "clift_v4_exp_f32",
+        F::Exp2 | F::HalfExp2 | F::NativeExp2 => "clift_v4_exp2_f32",
+        F::Exp10 | F::HalfExp10 | F::NativeExp10 => "clift_v4_exp10_f32",
+        F::Log | F::HalfLog | F::NativeLog => "clift_v4_log_f32",
+        F::Log2 | F::HalfLog2 | F::NativeLog2 => "clift_v4_log2_f32",
+        F::Log10 | F::HalfLog10 | F::NativeLog10 => "clift_v4_log10_f32",
+        F::Sin | F::HalfSin | F::NativeSin => "clift_v4_sin_f32",
+        F::Cos | F::HalfCos | F::NativeCos => "clift_v4_cos_f32",
+        F::Pow => "clift_v4_pow_f32",
+        _ => return None,
+    })
 }

@@ -375,6 +375,8 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 let uniform = cond.as_ref().is_none_or(|c| self.is_uniform(c))
                     && step.as_ref().is_none_or(|e| self.is_uniform(e))
                     && !self.leaves_under_varying(body, false);
+                let parts: Vec<&Expr> = cond.iter().chain(step.iter()).collect();
+                self.compute_before_loop(&parts, body)?;
                 if uniform {
                     self.uniform_loop(cond.as_ref(), step.as_ref(), body, *test_after)?;
                 } else {
@@ -961,7 +963,7 @@ fn written_once(body: &[Stmt]) -> HashSet<LocalId> {
 }
 
 /// The variables an expression reads or writes.
-fn locals_in(e: &Expr, out: &mut Vec<LocalId>) {
+pub(super) fn locals_in(e: &Expr, out: &mut Vec<LocalId>) {
     fn place(p: &tir::Place, out: &mut Vec<LocalId>) {
         if let Some(id) = place_root(p) {
             out.push(id);
@@ -976,7 +978,7 @@ fn locals_in(e: &Expr, out: &mut Vec<LocalId>) {
 }
 
 /// The variables an expression writes.
-fn writes_in(e: &Expr, out: &mut Vec<LocalId>) {
+pub(super) fn writes_in(e: &Expr, out: &mut Vec<LocalId>) {
     if let ExprKind::Assign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &e.kind
         && let Some(id) = place_root(p)
     {

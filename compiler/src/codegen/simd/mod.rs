@@ -36,6 +36,8 @@ mod check;
 mod cost;
 mod done;
 mod expr;
+mod geometric;
+mod invariant;
 mod lower;
 mod memory;
 mod narrow;
@@ -124,9 +126,10 @@ const LARGE_ROW: usize = 512;
 /// Declines a vectorized row function of `total` instructions of which `per_lane` run lane
 /// by lane (the scalar code once per lane, with the blends that merge the lanes back) where
 /// the row is large and that is most of it: it runs no faster than the scalar row (the ray
-/// tracer of clift-bench: 1223 instructions, 68% per lane, the same Mpixel/s either way) but
-/// costs several times its compile time (there 87 of the build's 222 million instructions,
-/// and on 16 cores the whole build's critical path). The kernels that gain from vectorizing
+/// tracer of clift-bench, before `normalize` had a register form: 1223 instructions, 68% per
+/// lane, the same Mpixel/s either way) but costs several times its compile time (there 87
+/// of the build's 222 million instructions, and on 16 cores the whole build's critical
+/// path). The kernels that gain from vectorizing
 /// are far below (n-body, whose `rsqrt` runs per lane: 23%).
 fn mostly_vector(per_lane: usize, total: usize) -> Result<(), String> {
     if total >= LARGE_ROW && per_lane * 2 > total {

@@ -61,9 +61,25 @@ fn one_symbol_per_scalar_float_and_double_overload() {
     expected.insert("clift_divide_f32".to_string());
 
     let registry = symbols();
-    let listed: BTreeSet<String> = registry.iter().map(|(n, _)| n.to_string()).collect();
+    let all_listed: BTreeSet<String> = registry.iter().map(|(n, _)| n.to_string()).collect();
+    // The four-lane forms the vectorizer calls (`math/lanes.rs`) sit beside the scalar
+    // ones: each must name a float math builtin that has its scalar symbol too.
+    let (four_lane, listed): (BTreeSet<String>, BTreeSet<String>) = all_listed
+        .into_iter()
+        .partition(|n| n.starts_with("clift_v4_"));
+    let four_lane_expected: BTreeSet<String> = [
+        "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "pow",
+    ]
+    .iter()
+    .map(|n| format!("clift_v4_{n}_f32"))
+    .collect();
+    assert_eq!(four_lane, four_lane_expected, "four-lane math symbols");
+    for v4 in &four_lane {
+        let scalar = v4.replace("clift_v4_", "clift_");
+        assert!(expected.contains(&scalar), "{v4} without {scalar}");
+    }
     assert_eq!(
-        listed.len(),
+        listed.len() + four_lane.len(),
         registry.len(),
         "duplicate entries in math::symbols()"
     );

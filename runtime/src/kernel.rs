@@ -173,16 +173,7 @@ impl Kernel {
     /// nonzero size), so the sum saturates at `usize::MAX` instead of wrapping: a wrapped sum
     /// would report a small size for a kernel that can never launch.
     pub fn local_mem_size(&self) -> usize {
-        self.local_need(self.args.lock().values())
-    }
-
-    /// [`Kernel::local_mem_size`] of the arguments `args` (the caller holds their lock).
-    fn local_need(&self, args: &[Option<StoredArg>]) -> usize {
-        let locals = args.iter().filter_map(|a| match a {
-            Some(StoredArg::Local(n)) => Some(*n),
-            _ => None,
-        });
-        local_total(self.code.static_local_size, locals, 16).unwrap_or(usize::MAX)
+        self.args.lock().local_need()
     }
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
@@ -301,7 +292,7 @@ impl Kernel {
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
         // The kernel's need is what CL_KERNEL_LOCAL_MEM_SIZE reports; the padding that
         // aligns each argument to MAX_ALIGN is the driver's and is not held against it.
-        if self.local_need(args.values()) as u64 > device.local_mem_size() {
+        if args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
         let safe_objects = if self.code.safe_sites.is_some() {

@@ -173,16 +173,7 @@ impl Kernel {
     /// nonzero size), so the sum saturates at `usize::MAX` instead of wrapping: a wrapped sum
     /// would report a small size for a kernel that can never launch.
     pub fn local_mem_size(&self) -> usize {
-        self.local_need(self.args.lock().values())
-    }
-
-    /// [`Kernel::local_mem_size`] of the arguments `args` (the caller holds their lock).
-    fn local_need(&self, args: &[Option<StoredArg>]) -> usize {
-        let locals = args.iter().filter_map(|a| match a {
-            Some(StoredArg::Local(n)) => Some(*n),
-            _ => None,
-        });
-        local_total(self.code.static_local_size, locals, 16).unwrap_or(usize::MAX)
+        self.args.lock().local_need()
     }
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
@@ -301,7 +292,7 @@ impl Kernel {
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
         // The kernel's need is what CL_KERNEL_LOCAL_MEM_SIZE reports; the padding that
         // aligns each argument to MAX_ALIGN is the driver's and is not held against it.
-        if self.local_need(args.values()) as u64 > device.local_mem_size() {
+        if args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
         let safe_objects = if self.code.safe_sites.is_some() {
@@ -728,11 +719,88 @@ pub fn choose_local_size(
 /// than running it as a few groups, which need no helper thread at all.
 pub const MIN_CHOSEN_GROUP: usize = 16;
 
+/// The largest divisor of `n` that is at most `limit` (1 for `n` = 0; `limit` is at most
+/// [`MAX_DIVISOR`], as every chosen work-group is).
+///
+/// Without a division where `n` fits or `limit` divides it (every launch of a small or a
+/// power-of-two range). Otherwise the divisors at most `limit` are products of the prime
+/// factors of `n` below 1024: those are found by trial division by the 172 primes below
+/// 1024 (fewer where the cofactor runs out), and their products up to `limit` listed. A
+/// search down from `limit` took up to 1,024 divisions (microseconds per launch of a prime
+/// range).
 fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
-    (1..=limit.min(n))
-        .rev()
-        .find(|d| n.is_multiple_of(*d))
-        .unwrap_or(1)
+    let limit = limit.clamp(1, MAX_DIVISOR);
+    if n <= limit {
+        return n.max(1);
+    }
+    if n.is_multiple_of(limit) {
+        return limit;
+    }
+    // Every divisor of `n` at most `limit`, each listed once (unique factorization).
+    let mut divisors = [0u16; MAX_DIVISOR];
+    divisors[0] = 1;
+    let mut count = 1;
+    let mut add = |p: usize, exponent: u32| {
+        // The divisors found before `p`, each times p, p², ... while at most `limit`.
+        let known = count;
+        for i in 0..known {
+            let mut d = usize::from(divisors[i]);
+            for _ in 0..exponent {
+                d *= p;
+                if d > limit {
+                    break;
+                }
+                divisors[count] = d as u16;
+                count += 1;
+            }
+        }
+    };
+    let mut rest = n;
+    for p in SMALL_PRIMES.map(usize::from) {
+        if p > limit || p * p > rest {
+            break;
+        }
+        let mut exponent = 0;
+        while rest.is_multiple_of(p) {
+            rest /= p;
+            exponent += 1;
+        }
+        if exponent > 0 {
+            add(p, exponent);
+        }
+    }
+    // What is left is 1, a prime, or a product of primes above `limit`.
+    if rest > 1 && rest <= limit {
+        add(rest, 1);
+    }
+    let largest = divisors[..count].iter().max();
+    largest.map_or(1, |&d| usize::from(d))
+}
+
+/// The largest divisor [`largest_divisor_at_most`] looks for (a work-group's most items).
+const MAX_DIVISOR: usize = 1024;
+
+/// The primes below [`MAX_DIVISOR`].
+const SMALL_PRIMES: [u16; 172] = small_primes();
+
+const fn small_primes() -> [u16; 172] {
+    let mut composite = [false; MAX_DIVISOR];
+    let mut primes = [0u16; 172];
+    let (mut n, mut count) = (2, 0);
+    while n < MAX_DIVISOR {
+        if !composite[n] {
+            primes[count] = n as u16;
+            count += 1;
+            let mut m = n * n;
+            while m < MAX_DIVISOR {
+                composite[m] = true;
+                m += n;
+            }
+        }
+        n += 1;
+    }
+    assert!(count == primes.len());
+    primes
 }
 
 /// `base` plus each of `sizes` rounded up to `align` bytes (the launch places each

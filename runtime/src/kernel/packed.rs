@@ -91,6 +91,10 @@ pub struct Args {
     /// The local memory a launch lays out: the static locals, then each `__local` argument
     /// at a multiple of [`MAX_ALIGN`]; `None` where that does not fit a `usize`.
     local_size: Option<usize>,
+    /// What `CL_KERNEL_LOCAL_MEM_SIZE` reports: the static locals plus each `__local`
+    /// argument rounded to 16 bytes, saturating at `usize::MAX` (kept up to date by
+    /// [`Args::set`], so that a launch does not walk the arguments).
+    local_need: usize,
 }
 
 impl Args {
@@ -102,6 +106,7 @@ impl Args {
             block: Block::zeroed(code.args_size.max(1)),
             objects: Vec::new(),
             local_size,
+            local_need: code.static_local_size,
         }
     }
 
@@ -167,6 +172,11 @@ impl Args {
             total = total.and_then(|t| local_total(t, [*size], MAX_ALIGN));
         }
         self.local_size = total;
+        let locals = self.values.iter().filter_map(|a| match a {
+            Some(StoredArg::Local(n)) => Some(*n),
+            _ => None,
+        });
+        self.local_need = local_total(code.static_local_size, locals, 16).unwrap_or(usize::MAX);
     }
 
     /// Whether every argument has been set.
@@ -176,6 +186,11 @@ impl Args {
 
     pub fn local_size(&self) -> Option<usize> {
         self.local_size
+    }
+
+    /// The kernel's local memory need as `CL_KERNEL_LOCAL_MEM_SIZE` reports it.
+    pub fn local_need(&self) -> usize {
+        self.local_need
     }
 
     /// What a launch takes: a copy of the block and the memory objects, each still alive

@@ -352,6 +352,32 @@ fn the_driver_picks_divisors_that_keep_every_worker_busy() {
 }
 
 #[test]
+fn the_largest_divisor_is_found_without_searching_down_from_the_limit() {
+    // Against the plain search (every divisor tried, largest first).
+    let plain = |n: usize, limit: usize| (1..=limit.min(n)).rev().find(|d| n.is_multiple_of(*d));
+    for n in 1..3000 {
+        for limit in [1, 2, 3, 7, 16, 30, 64, 100, 255, 256, 997, 1000, 1024] {
+            assert_eq!(
+                Some(largest_divisor_at_most(n, limit)),
+                plain(n, limit),
+                "{n} {limit}"
+            );
+        }
+    }
+    // Primes and products of primes on either side of 1024.
+    assert_eq!(largest_divisor_at_most(1_000_003, 1024), 1);
+    assert_eq!(largest_divisor_at_most(2 * 1_000_003, 1024), 2);
+    assert_eq!(largest_divisor_at_most(1021 * 1019, 1024), 1021);
+    assert_eq!(largest_divisor_at_most(1021 * 1019, 1020), 1019);
+    assert_eq!(largest_divisor_at_most(3 * 7 * 1021, 1024), 1021);
+    assert_eq!(largest_divisor_at_most(3 * 7 * 1031, 1024), 21);
+    assert_eq!(largest_divisor_at_most(3 << 10, 1000), 768);
+    assert_eq!(largest_divisor_at_most(usize::MAX, 1024), 771);
+    assert_eq!(largest_divisor_at_most(0, 16), 1);
+    assert_eq!(SMALL_PRIMES[171], 1021);
+}
+
+#[test]
 fn local_total_rounds_each_argument_and_refuses_overflow() {
     assert_eq!(local_total(16, [1, 16, 17], 16), Some(16 + 16 + 16 + 32));
     assert_eq!(

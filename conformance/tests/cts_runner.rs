@@ -173,15 +173,19 @@ echo streams "$@" >> {calls}; echo "PASSED 1 of 1 tests.""#,
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("| test_image_streams | pass | PASSED 7 of 7 tests |"),
+        stdout.contains("| test_image_streams | pass | PASSED 13 of 13 tests |"),
         "{stdout}"
     );
-    // One process per geometry and pixel type, then one for the other sub-tests; the image
+    // One process per geometry, access and pixel type, then one for the other sub-tests; the image
     // streams (the longest suite) before test_printf, though the table lists printf first.
     assert_eq!(
         std::fs::read_to_string(&calls).unwrap(),
-        "streams small_images int 1D\nstreams small_images uint 1D\nstreams small_images float 1D\n\
-         streams small_images int 3D\nstreams small_images uint 3D\nstreams small_images float 3D\n\
+        "streams small_images read int 1D\nstreams small_images read uint 1D\n\
+         streams small_images read float 1D\nstreams small_images write int 1D\n\
+         streams small_images write uint 1D\nstreams small_images write float 1D\n\
+         streams small_images read int 3D\nstreams small_images read uint 3D\n\
+         streams small_images read float 3D\nstreams small_images write int 3D\n\
+         streams small_images write uint 3D\nstreams small_images write float 3D\n\
          streams small_images cl_ext_image_raw10_raw12\nprintf\n"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -89,9 +89,9 @@ const TYPICAL_SECONDS: &[(&str, u32)] = &[
 enum Split {
     /// Its `--list` dealt round-robin over this many processes.
     RoundRobin(usize),
-    /// test_image_streams: one process per image geometry and pixel type (its `int`, `uint`
-    /// and `float` flags each pick a disjoint set of formats), and one for its other
-    /// sub-tests. Its work is one sub-test per geometry, so dealing sub-tests would leave the
+    /// test_image_streams: one process per image geometry, access and pixel type (its `read`
+    /// and `write` flags pick the read or the write tests, `int`, `uint` and `float` disjoint
+    /// sets of formats), and one for its other sub-tests. Its work is one sub-test per geometry, so dealing sub-tests would leave the
     /// 3D streams (three quarters of its time) in one process.
     ImageStreams,
 }
@@ -107,6 +107,9 @@ const SPLITS: &[(&str, Split)] = &[
 /// The image geometries of test_image_streams and the pixel-type flags that partition them.
 const IMAGE_GEOMETRIES: &[&str] = &["1D", "1Darray", "2D", "2Darray", "3D"];
 const IMAGE_TYPES: &[&str] = &["int", "uint", "float"];
+/// Its `read` and `write` flags: the read and the write tests (a 1.2 device has no
+/// read-write images, whose tests the suite skips).
+const IMAGE_ACCESSES: &[&str] = &["read", "write"];
 
 /// How the suites are run: the parts of the command line shared by every suite.
 pub struct RunConfig {
@@ -222,8 +225,14 @@ fn shard_args(
                 .iter()
                 .filter(|g| list.iter().any(|l| l == *g))
             {
-                for ty in IMAGE_TYPES {
-                    runs.push(with(&[ty.to_string(), geometry.to_string()]));
+                for access in IMAGE_ACCESSES {
+                    for ty in IMAGE_TYPES {
+                        runs.push(with(&[
+                            access.to_string(),
+                            ty.to_string(),
+                            geometry.to_string(),
+                        ]));
+                    }
                 }
             }
             let rest: Vec<String> = list
@@ -321,6 +330,15 @@ pub fn run_all(config: &RunConfig, suites: &[&(&str, &[&str])], jobs: usize) -> 
                         &task.args,
                         config.limit,
                     );
+                    if processes[task.suite] > 1 {
+                        // Each shard's own line: the split's balance, for tuning it.
+                        println!(
+                            "  {suite} [{}]: {} ({:.0} s)",
+                            task.args.join(" "),
+                            if run.passed() { "pass" } else { "not passed" },
+                            run.seconds
+                        );
+                    }
                     let mut suite_runs = lock(&runs[task.suite]);
                     suite_runs.push(run);
                     if suite_runs.len() == processes[task.suite] {

@@ -173,21 +173,30 @@ echo streams "$@" >> {calls}; echo "PASSED 1 of 1 tests.""#,
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("| test_image_streams | pass | PASSED 13 of 13 tests |"),
+        stdout.contains("| test_image_streams | pass | PASSED 19 of 19 tests |"),
         "{stdout}"
     );
-    // One process per geometry, access and pixel type, then one for the other sub-tests; the image
-    // streams (the longest suite) before test_printf, though the table lists printf first.
-    assert_eq!(
-        std::fs::read_to_string(&calls).unwrap(),
-        "streams small_images read int 1D\nstreams small_images read uint 1D\n\
-         streams small_images read float 1D\nstreams small_images write int 1D\n\
-         streams small_images write uint 1D\nstreams small_images write float 1D\n\
-         streams small_images read int 3D\nstreams small_images read uint 3D\n\
-         streams small_images read float 3D\nstreams small_images write int 3D\n\
-         streams small_images write uint 3D\nstreams small_images write float 3D\n\
-         streams small_images cl_ext_image_raw10_raw12\nprintf\n"
-    );
+    // Per geometry, the largest first, one process per kind of read and one for the writes,
+    // then one for the other sub-tests; the image streams (the longest suite) before
+    // test_printf, though the table lists printf first.
+    let mut expected = String::new();
+    for geometry in ["3D", "1D"] {
+        for flags in [
+            "read float CL_FILTER_LINEAR NORMALIZED",
+            "read float CL_FILTER_LINEAR UNNORMALIZED",
+            "read float CL_FILTER_NEAREST NORMALIZED",
+            "read float CL_FILTER_NEAREST UNNORMALIZED",
+            "read int NORMALIZED",
+            "read int UNNORMALIZED",
+            "read uint NORMALIZED",
+            "read uint UNNORMALIZED",
+            "write",
+        ] {
+            expected += &format!("streams small_images {flags} {geometry}\n");
+        }
+    }
+    expected += "streams small_images cl_ext_image_raw10_raw12\nprintf\n";
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -89,9 +89,8 @@ const TYPICAL_SECONDS: &[(&str, u32)] = &[
 enum Split {
     /// Its `--list` dealt round-robin over this many processes.
     RoundRobin(usize),
-    /// test_image_streams: one process per image geometry, access and pixel type (its `read`
-    /// and `write` flags pick the read or the write tests, `int`, `uint` and `float` disjoint
-    /// sets of formats), and one for its other sub-tests. Its work is one sub-test per geometry, so dealing sub-tests would leave the
+    /// test_image_streams: per image geometry, one process per kind of read and one for the
+    /// writes ([`IMAGE_READS`]), and one for its other sub-tests. Its work is one sub-test per geometry, so dealing sub-tests would leave the
     /// 3D streams (three quarters of its time) in one process.
     ImageStreams,
 }
@@ -104,12 +103,25 @@ const SPLITS: &[(&str, Split)] = &[
     ("test_bruteforce", Split::RoundRobin(3)),
 ];
 
-/// The image geometries of test_image_streams and the pixel-type flags that partition them.
-const IMAGE_GEOMETRIES: &[&str] = &["1D", "1Darray", "2D", "2Darray", "3D"];
-const IMAGE_TYPES: &[&str] = &["int", "uint", "float"];
-/// Its `read` and `write` flags: the read and the write tests (a 1.2 device has no
-/// read-write images, whose tests the suite skips).
-const IMAGE_ACCESSES: &[&str] = &["read", "write"];
+/// The image geometries of test_image_streams, the largest (slowest) first.
+const IMAGE_GEOMETRIES: &[&str] = &["3D", "2Darray", "2D", "1Darray", "1D"];
+
+/// test_image_streams's read tests of one geometry, one process each, the slowest first
+/// (2 cores, `small_images`: a geometry's float reads take 5 to 7 times its integer reads,
+/// its writes a second). Its flags partition them: `int`, `uint` and `float` pick disjoint
+/// formats, `CL_FILTER_LINEAR`/`CL_FILTER_NEAREST` the sampler's filter (integer reads have
+/// only nearest), `NORMALIZED`/`UNNORMALIZED` its coordinates. Every geometry's write tests
+/// (`write`) run as one more process.
+const IMAGE_READS: &[&[&str]] = &[
+    &["read", "float", "CL_FILTER_LINEAR", "NORMALIZED"],
+    &["read", "float", "CL_FILTER_LINEAR", "UNNORMALIZED"],
+    &["read", "float", "CL_FILTER_NEAREST", "NORMALIZED"],
+    &["read", "float", "CL_FILTER_NEAREST", "UNNORMALIZED"],
+    &["read", "int", "NORMALIZED"],
+    &["read", "int", "UNNORMALIZED"],
+    &["read", "uint", "NORMALIZED"],
+    &["read", "uint", "UNNORMALIZED"],
+];
 
 /// How the suites are run: the parts of the command line shared by every suite.
 pub struct RunConfig {
@@ -225,14 +237,10 @@ fn shard_args(
                 .iter()
                 .filter(|g| list.iter().any(|l| l == *g))
             {
-                for access in IMAGE_ACCESSES {
-                    for ty in IMAGE_TYPES {
-                        runs.push(with(&[
-                            access.to_string(),
-                            ty.to_string(),
-                            geometry.to_string(),
-                        ]));
-                    }
+                for flags in IMAGE_READS.iter().chain([&["write"][..]].iter()) {
+                    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+                    args.push(geometry.to_string());
+                    runs.push(with(&args));
                 }
             }
             let rest: Vec<String> = list

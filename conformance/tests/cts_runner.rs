@@ -250,11 +250,11 @@ echo "PASSED 1 of 1 tests.""#,
         ),
     );
     let results = dir.join("cts-fullsize.tsv");
-    let run = |extra: &[&str]| {
+    let run = |budget: &str, extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_cts-run"))
             .arg(&dir)
             .args(["--vendors", "/opt/vendors", "--compute-units", "2"])
-            .args(["--jobs", "2", "--timeout", "1", "--budget", "60"])
+            .args(["--jobs", "2", "--timeout", "1", "--budget", budget])
             .args(["--only", "fabs,sqrt,uchar_sat_rtz_char"])
             .arg("--fullsize")
             .arg(&results)
@@ -263,7 +263,7 @@ echo "PASSED 1 of 1 tests.""#,
             .unwrap()
     };
     // The first run: every chosen shard runs; a failure makes it fail.
-    let output = run(&["--build", "first"]);
+    let output = run("60", &["--build", "first"]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert_eq!(
         rows(&results),
@@ -306,7 +306,10 @@ echo "PASSED 1 of 1 tests.""#,
          <!-- cts-fullsize begin -->\nold\n<!-- cts-fullsize end -->\n",
     )
     .unwrap();
-    let output = run(&["--build", "second", "--update", doc.to_str().unwrap()]);
+    let output = run(
+        "60",
+        &["--build", "second", "--update", doc.to_str().unwrap()],
+    );
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert_eq!(std::fs::read_to_string(&calls).unwrap(), "-d -g sqrt\n");
     assert_eq!(
@@ -325,5 +328,19 @@ echo "PASSED 1 of 1 tests.""#,
         assert!(text.contains(row), "missing {row}:\n{text}");
     }
     assert!(text.ends_with("<!-- cts-fullsize end -->\n"), "{text}");
+    // `--budget 0` runs nothing and writes the same summary again.
+    std::fs::remove_file(&calls).unwrap();
+    std::fs::write(
+        &doc,
+        "<!-- cts-fullsize begin -->\n<!-- cts-fullsize end -->\n",
+    )
+    .unwrap();
+    let output = run("0", &["--update", doc.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(!calls.exists());
+    assert_eq!(
+        std::fs::read_to_string(&doc).unwrap(),
+        text[text.find("<!-- cts-fullsize begin").unwrap()..]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

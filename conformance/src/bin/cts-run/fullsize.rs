@@ -178,6 +178,10 @@ pub struct FullRun<'a> {
 /// Runs the planned shards on `jobs` threads until the budget ends, writing the results file
 /// after each shard (a run cut short keeps what finished). Returns the results.
 pub fn run(full: &FullRun, shards: &[Shard], mut results: Results) -> Results {
+    if full.budget.is_zero() {
+        // `--budget 0`: only the summary.
+        return results;
+    }
     let plan = plan(
         shards,
         &results,

@@ -328,6 +328,14 @@ echo "PASSED 1 of 1 tests.""#,
         assert!(text.contains(row), "missing {row}:\n{text}");
     }
     assert!(text.ends_with("<!-- cts-fullsize end -->\n"), "{text}");
+    // A misspelt `--only` is an error, not an empty run.
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .arg(&dir)
+        .args(["--vendors", "/opt/vendors", "--only", "fabss", "--fullsize"])
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
     // `--budget 0` runs nothing and writes the same summary again.
     std::fs::remove_file(&calls).unwrap();
     std::fs::write(

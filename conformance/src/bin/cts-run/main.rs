@@ -189,6 +189,10 @@ fn run_fullsize(
         })
         .cloned()
         .collect();
+    if chosen.is_empty() {
+        eprintln!("cts-run: --only names no suite, function or shard of the full-size run");
+        return 2;
+    }
     let before = results.records.clone();
     let results = fullsize::run(full, &chosen, results);
     // A failure of this run: a failing row that is new or changed.

@@ -5,6 +5,8 @@
 #   scripts/cts.sh --only test_basic,test_api        # two suites
 #   scripts/cts.sh --jobs 8 --compute-units 2        # eight suites at once, two cores each
 #   scripts/cts.sh --update docs/CONFORMANCE.md      # write the table into the docs
+#   scripts/cts.sh --fullsize docs/cts-fullsize.tsv --budget 480 --jobs 8 --compute-units 2 \
+#       --update docs/CONFORMANCE.md                 # full-size math and conversions, 8 min more
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/debian-packages.sh ocl-icd-libopencl1

@@ -143,3 +143,212 @@ fn cts_run_full_drops_the_quick_device_settings() {
     assert!(stdout.contains("| test_conversions | pass |"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn cts_run_splits_image_streams_by_geometry_and_type_and_starts_it_first() {
+    let dir = std::env::temp_dir().join(format!("clift-cts-images-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let calls = dir.join("calls");
+    script(
+        &dir.join("images/kernel_read_write/test_image_streams"),
+        &format!(
+            r#"if [ "$1" = --list ]; then printf 'Tests:\n\t1D\n\t3D\n\tcl_ext_image_raw10_raw12\n'; exit 0; fi
+echo streams "$@" >> {calls}; echo "PASSED 1 of 1 tests.""#,
+            calls = calls.display()
+        ),
+    );
+    script(
+        &dir.join("printf/test_printf"),
+        &format!(
+            r#"echo printf "$@" >> {calls}; echo "PASSED 2 of 2 tests.""#,
+            calls = calls.display()
+        ),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .arg(&dir)
+        .args(["--vendors", "/opt/vendors", "--jobs", "1"])
+        .args(["--only", "printf,image_streams"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("| test_image_streams | pass | PASSED 19 of 19 tests |"),
+        "{stdout}"
+    );
+    // Per geometry, the largest first, one process per kind of read and one for the writes,
+    // then one for the other sub-tests; the image streams (the longest suite) before
+    // test_printf, though the table lists printf first.
+    let mut expected = String::new();
+    for geometry in ["3D", "1D"] {
+        for flags in [
+            "read float CL_FILTER_LINEAR NORMALIZED",
+            "read float CL_FILTER_LINEAR UNNORMALIZED",
+            "read float CL_FILTER_NEAREST NORMALIZED",
+            "read float CL_FILTER_NEAREST UNNORMALIZED",
+            "read int NORMALIZED",
+            "read int UNNORMALIZED",
+            "read uint NORMALIZED",
+            "read uint UNNORMALIZED",
+            "write",
+        ] {
+            expected += &format!("streams small_images {flags} {geometry}\n");
+        }
+    }
+    expected += "streams small_images cl_ext_image_raw10_raw12\nprintf\n";
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The rows of a results file without their seconds and date columns.
+fn rows(file: &Path) -> Vec<String> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("suite\t"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 8, "{l}");
+            format!(
+                "{} | {} | {} | {} | {} | {}",
+                f[0], f[1], f[2], f[4], f[5], f[6]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cts_run_fullsize_runs_the_shards_not_yet_passed_and_records_them() {
+    let dir = std::env::temp_dir().join(format!("clift-cts-fullsize-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("README.md"),
+        "- Source: OpenCL-CTS commit b8f8906c251926b1b3679323bfbf3df730b40fb8 (2026-08-18)\n",
+    )
+    .unwrap();
+    let calls = dir.join("calls");
+    // fabs in double never ends; sqrt in float fails until the file `fixed` exists.
+    script(
+        &dir.join("math_brute_force/test_bruteforce"),
+        &format!(
+            r#"if [ "$1" = --list ]; then printf 'Test names:\n\tfabs\n\tsqrt\n'; exit 0; fi
+echo "$@" >> {calls}
+[ "$CLIFT_MAX_COMPUTE_UNITS" = 2 ] || exit 6
+[ "$*" = "-f -g fabs" ] && exec sleep 20
+if [ "$*" = "-d -g sqrt" ] && [ ! -e {fixed} ]; then echo "FAILED 1 of 1 tests."; exit 1; fi
+echo "PASSED 1 of 1 tests.""#,
+            calls = calls.display(),
+            fixed = dir.join("fixed").display()
+        ),
+    );
+    script(
+        &dir.join("conversions/test_conversions"),
+        &format!(
+            r#"echo "$@" >> {calls}; [ "$#" = 1 ] || exit 9; echo "PASSED 1 of 1 sub-tests.""#,
+            calls = calls.display()
+        ),
+    );
+    let results = dir.join("cts-fullsize.tsv");
+    let run = |budget: &str, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cts-run"))
+            .arg(&dir)
+            .args(["--vendors", "/opt/vendors", "--compute-units", "2"])
+            .args(["--jobs", "2", "--timeout", "1", "--budget", budget])
+            .args(["--only", "fabs,sqrt,uchar_sat_rtz_char"])
+            .arg("--fullsize")
+            .arg(&results)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // The first run: every chosen shard runs; a failure makes it fail.
+    let output = run("60", &["--build", "first"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(
+        rows(&results),
+        [
+            "test_bruteforce | fabs double | timeout | 2 | first | b8f8906",
+            "test_bruteforce | fabs float | pass | 2 | first | b8f8906",
+            "test_bruteforce | fabs half | pass | 2 | first | b8f8906",
+            "test_bruteforce | sqrt double | pass | 2 | first | b8f8906",
+            "test_bruteforce | sqrt float | fail:1 | 2 | first | b8f8906",
+            "test_bruteforce | sqrt half | pass | 2 | first | b8f8906",
+            "test_conversions | uchar_sat_rtz_char | pass | 2 | first | b8f8906",
+        ]
+    );
+    let mut first: Vec<String> = std::fs::read_to_string(&calls)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    first.sort();
+    assert_eq!(
+        first,
+        [
+            "-d -g fabs",
+            "-d -g sqrt",
+            "-f -d fabs",
+            "-f -d sqrt",
+            "-f -g fabs",
+            "-f -g sqrt",
+            "uchar_sat_rtz_char"
+        ]
+    );
+    // The second run: only the failure runs again (the shard that ran out of its 1 s before
+    // is left out), and the summary goes into the document.
+    std::fs::write(dir.join("fixed"), "").unwrap();
+    std::fs::remove_file(&calls).unwrap();
+    let doc = dir.join("CONFORMANCE.md");
+    std::fs::write(
+        &doc,
+        "# C\n\n<!-- cts-run begin -->\nquick\n<!-- cts-run end -->\n\n\
+         <!-- cts-fullsize begin -->\nold\n<!-- cts-fullsize end -->\n",
+    )
+    .unwrap();
+    let output = run(
+        "60",
+        &["--build", "second", "--update", doc.to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), "-d -g sqrt\n");
+    assert_eq!(
+        rows(&results)[4],
+        "test_bruteforce | sqrt float | pass | 2 | second | b8f8906"
+    );
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(text.starts_with("# C\n\n<!-- cts-run begin -->\nquick\n<!-- cts-run end -->\n\n<!-- cts-fullsize begin -->\nFull-size"), "{text}");
+    for row in [
+        "| test_bruteforce | 6 | 5 | 0 | 1 | 0 | ",
+        " | first, second | b8f8906 |",
+        "| test_conversions | 1045 | 1 | 0 | 0 | 1044 | ",
+        " | first | b8f8906 |",
+        "Not passed: `fabs double` timeout (",
+    ] {
+        assert!(text.contains(row), "missing {row}:\n{text}");
+    }
+    assert!(text.ends_with("<!-- cts-fullsize end -->\n"), "{text}");
+    // A misspelt `--only` is an error, not an empty run.
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .arg(&dir)
+        .args(["--vendors", "/opt/vendors", "--only", "fabss", "--fullsize"])
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    // `--budget 0` runs nothing and writes the same summary again.
+    std::fs::remove_file(&calls).unwrap();
+    std::fs::write(
+        &doc,
+        "<!-- cts-fullsize begin -->\n<!-- cts-fullsize end -->\n",
+    )
+    .unwrap();
+    let output = run("0", &["--update", doc.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(!calls.exists());
+    assert_eq!(
+        std::fs::read_to_string(&doc).unwrap(),
+        text[text.find("<!-- cts-fullsize begin").unwrap()..]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

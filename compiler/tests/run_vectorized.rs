@@ -1654,47 +1654,13 @@ fn values_a_loop_reads_are_computed_once_before_it() {
     assert_eq!(asm.matches("sqrtpd").count(), 2, "{asm}");
 }
 
-/// clift-bench's ray tracer (normalize of float3, dot, sqrt, a loop over spheres with a
-/// divergent nearest-hit update, a shadow loop, `convert_uchar4_sat`; buffers first, as the
-/// harness passes them):
-/// the vectorized row gives the scalar row's image byte for byte, and the image shows the
+/// clift-bench's ray tracer (the same file: normalize of float3, dot, sqrt, a loop over
+/// spheres with a divergent nearest-hit update, a shadow loop, `convert_uchar4_sat`): the
+/// vectorized row gives the scalar row's image byte for byte, and the image shows the
 /// spheres (many colours, not the background alone).
 #[test]
 fn the_bench_ray_tracer_gives_the_scalar_image() {
-    const RAYS: &str = r#"
-kernel void rays(constant float4 *spheres, global uchar4 *img, int count, int width,
-                 int height) {
-    int x = get_global_id(0), y = get_global_id(1);
-    float3 origin = (float3)(0.0f, 0.0f, -4.0f);
-    float3 dir = normalize((float3)((x - 0.5f * width) / height, (y - 0.5f * height) / height, 1.0f));
-    float best = 1e30f;
-    int hit = -1;
-    for (int s = 0; s < count; s++) {
-        float3 oc = origin - spheres[2 * s].xyz;
-        float r = spheres[2 * s].w;
-        float b = dot(oc, dir), disc = b * b - (dot(oc, oc) - r * r);
-        if (disc > 0.0f) {
-            float t = -b - sqrt(disc);
-            if (t > 1e-3f && t < best) { best = t; hit = s; }
-        }
-    }
-    float3 color = (float3)(0.1f, 0.1f, 0.15f);
-    if (hit >= 0) {
-        float3 p = origin + best * dir;
-        float3 n = normalize(p - spheres[2 * hit].xyz);
-        float3 light = normalize((float3)(1.0f, 1.0f, -1.0f));
-        float diffuse = max(dot(n, light), 0.0f);
-        for (int s = 0; s < count; s++) {
-            float3 oc = p - spheres[2 * s].xyz;
-            float r = spheres[2 * s].w;
-            float b = dot(oc, light), disc = b * b - (dot(oc, oc) - r * r);
-            if (s != hit && disc > 0.0f && -b - sqrt(disc) > 1e-3f) diffuse *= 0.25f;
-        }
-        color = spheres[2 * hit + 1].xyz * (0.15f + 0.85f * diffuse);
-    }
-    img[y * width + x] = convert_uchar4_sat((float4)(color * 255.0f, 255.0f));
-}
-"#;
+    const RAYS: &str = include_str!("bench_raytrace.cl");
     let (w, h) = (64usize, 48usize);
     let mut spheres = Vec::new();
     for s in 0..24 {
@@ -1715,7 +1681,7 @@ kernel void rays(constant float4 *spheres, global uchar4 *img, int count, int wi
     };
     let image = both(
         RAYS,
-        "rays",
+        "raytrace",
         range,
         &|| {
             (

@@ -16,7 +16,8 @@ const BUILD: &str = "Kernels: time from clBuildProgram to the first result";
 const THROUGHPUT: &str = "Kernels: throughput";
 
 /// The kernels measured, in one program source.
-const SOURCE: &str = r#"
+const SOURCE: &str = concat!(
+    r#"
 kernel void vadd(global const float *a, global const float *b, global float *c) {
     size_t i = get_global_id(0);
     c[i] = a[i] + b[i];
@@ -86,41 +87,9 @@ kernel void conv2d(global const float *in, global float *out, constant float *w,
     }
     out[y * width + x] = sum;
 }
-/* Spheres as (centre, radius) and (colour, unused): a primary ray per pixel, the nearest
-   hit, diffuse light and a shadow ray. */
-kernel void raytrace(global uchar4 *img, constant float4 *spheres, int count,
-                     int width, int height) {
-    int x = get_global_id(0), y = get_global_id(1);
-    float3 origin = (float3)(0.0f, 0.0f, -4.0f);
-    float3 dir = normalize((float3)((x - 0.5f * width) / height, (y - 0.5f * height) / height, 1.0f));
-    float best = 1e30f;
-    int hit = -1;
-    for (int s = 0; s < count; s++) {
-        float3 oc = origin - spheres[2 * s].xyz;
-        float r = spheres[2 * s].w;
-        float b = dot(oc, dir), disc = b * b - (dot(oc, oc) - r * r);
-        if (disc > 0.0f) {
-            float t = -b - sqrt(disc);
-            if (t > 1e-3f && t < best) { best = t; hit = s; }
-        }
-    }
-    float3 color = (float3)(0.1f, 0.1f, 0.15f);
-    if (hit >= 0) {
-        float3 p = origin + best * dir;
-        float3 n = normalize(p - spheres[2 * hit].xyz);
-        float3 light = normalize((float3)(1.0f, 1.0f, -1.0f));
-        float diffuse = max(dot(n, light), 0.0f);
-        for (int s = 0; s < count; s++) {
-            float3 oc = p - spheres[2 * s].xyz;
-            float r = spheres[2 * s].w;
-            float b = dot(oc, light), disc = b * b - (dot(oc, oc) - r * r);
-            if (s != hit && disc > 0.0f && -b - sqrt(disc) > 1e-3f) diffuse *= 0.25f;
-        }
-        color = spheres[2 * hit + 1].xyz * (0.15f + 0.85f * diffuse);
-    }
-    img[y * width + x] = convert_uchar4_sat((float4)(color * 255.0f, 255.0f));
-}
-kernel void mandelbrot(global int *out, int width, int height, int max_iter) {
+"#,
+    include_str!("../../../../compiler/tests/bench_raytrace.cl"),
+    r#"kernel void mandelbrot(global int *out, int width, int height, int max_iter) {
     int x = get_global_id(0), y = get_global_id(1);
     float cr = -2.0f + 3.0f * x / width, ci = -1.5f + 3.0f * y / height;
     float zr = 0.0f, zi = 0.0f;
@@ -133,7 +102,8 @@ kernel void mandelbrot(global int *out, int width, int height, int max_iter) {
     }
     out[y * width + x] = i;
 }
-"#;
+"#
+);
 
 /// A program, its kernels, and the buffers of one driver.
 pub(crate) struct Bench<'a> {
@@ -490,8 +460,8 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
             ]);
         }
         let (img, sb) = (d.buffer(rw * rh * 4)?, d.buffer_from(&spheres)?);
-        bench.arg(k, 0, &img);
-        bench.arg(k, 1, &sb);
+        bench.arg(k, 0, &sb);
+        bench.arg(k, 1, &img);
         bench.arg(k, 2, &24i32);
         bench.arg(k, 3, &(rw as i32));
         bench.arg(k, 4, &(rh as i32));

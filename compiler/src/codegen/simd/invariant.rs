@@ -35,7 +35,7 @@ impl VecLower<'_, '_> {
         for id in read.into_iter().filter(|id| !written.contains(id)) {
             if self.vars.contains_key(&id) {
                 match self.get_local(id)? {
-                    VVal::V(x) => values.push(x),
+                    VVal::V(x) | VVal::N(x, _) => values.push(x),
                     VVal::S(xs) => values.extend(xs),
                     VVal::P(p) => values.extend(p),
                     VVal::SP(ps) => values.extend(ps.into_iter().flatten()),

@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, ValueDef, types};
 use super::super::func::{Result, Storage};
 use super::lower::{VecLower, locals_in, writes_in};
 use super::value::VVal;
-use crate::frontend::tir::{Expr, Stmt, visit};
+use crate::frontend::tir::{Expr, LocalId, Stmt, visit};
 
 impl VecLower<'_, '_> {
     /// Computes, here, the variables that the loop of condition and step `parts` and body
@@ -31,8 +31,31 @@ impl VecLower<'_, '_> {
         visit::for_each_stmt_expr(body, &mut note);
         read.sort_by_key(|id| id.0);
         read.dedup();
+        let read: Vec<_> = read
+            .into_iter()
+            .filter(|id| !written.contains(id))
+            .collect();
+        // In a step of several groups, every group's registers (in one block: a use in a
+        // block of its own is a block parameter, which the test skips).
+        let groups = self.split_groups();
         let mut values = Vec::new();
-        for id in read.into_iter().filter(|id| !written.contains(id)) {
+        if groups > 1 {
+            for g in 0..groups {
+                self.enter_group(g);
+                let r = self.read_registers(&read, &mut values);
+                self.enter_group(0);
+                r?;
+            }
+        } else {
+            self.read_registers(&read, &mut values)?;
+        }
+        self.place_before(values);
+        Ok(())
+    }
+
+    /// The registers of the variables `read`, added to `values`.
+    fn read_registers(&mut self, read: &[LocalId], values: &mut Vec<Value>) -> Result<()> {
+        for &id in read {
             if self.vars.contains_key(&id) {
                 match self.get_local(id)? {
                     VVal::V(x) | VVal::N(x, _) => values.push(x),
@@ -49,7 +72,12 @@ impl VecLower<'_, '_> {
                 }
             }
         }
-        // One truth value (an `i8`) that depends on every register, and one branch on it.
+        Ok(())
+    }
+
+    /// One use of each of `values` here: a truth value (an `i8`) that depends on every
+    /// register, and one branch on it.
+    fn place_before(&mut self, values: Vec<Value>) {
         let mut all: Option<Value> = None;
         for x in values {
             if matches!(self.l.b.func.dfg.value_def(x), ValueDef::Param(..)) {
@@ -83,6 +111,5 @@ impl VecLower<'_, '_> {
             self.l.b.ins().brif(c, next, &[], next, &[]);
             self.l.b.switch_to_block(next);
         }
-        Ok(())
     }
 }

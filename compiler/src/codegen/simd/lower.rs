@@ -53,11 +53,14 @@ pub(super) enum Frame {
 
 /// A loop being lowered: where `break` and `continue` go.
 #[derive(Clone, Copy)]
-enum LoopCtx {
+pub(super) enum LoopCtx {
     /// Every lane leaves together: jumps.
     Uniform { cont: Block, exit: Block },
     /// Lanes leave on their own: the loop's active lanes and those that continued.
     Varying { active: Variable, cont: Variable },
+    /// Lanes leave on their own, in a step of several groups: each group's active lanes
+    /// and those that continued are its entry in `group_loops[i]`.
+    Groups(usize),
 }
 
 pub(super) struct VecLower<'a, 'b> {
@@ -74,9 +77,12 @@ pub(super) struct VecLower<'a, 'b> {
     /// A `return` every lane takes clears `live` too (a region of a kernel with barriers:
     /// the lanes that returned are marked done at the step's end, `done.rs`).
     pub(super) uniform_return_clears_live: bool,
-    loops: Vec<LoopCtx>,
+    pub(super) loops: Vec<LoopCtx>,
+    /// Each group's active and continued lanes of the loops of varying condition lowered
+    /// for several groups (`LoopCtx::Groups`).
+    pub(super) group_loops: Vec<Vec<(Variable, Variable)>>,
     /// How many varying branches or loops enclose the statement being lowered.
-    varying_flow: u32,
+    pub(super) varying_flow: u32,
     /// The end of the step (a `return` every lane takes).
     pub(super) latch: Option<Block>,
     /// Each lane's local and global id of dimension 0 (for what runs per lane).
@@ -88,6 +94,12 @@ pub(super) struct VecLower<'a, 'b> {
     /// Instructions emitted for code run lane by lane (`per_lane`, `lanewise`): what
     /// vectorizing did not make cheaper.
     pub per_lane_insts: usize,
+    /// The other groups' state in a step of several groups (`groups.rs`; empty: one
+    /// group), and which group's state is in place.
+    pub(super) parked: Vec<super::groups::Group>,
+    pub(super) group: usize,
+    /// A statement is being lowered for one group (its blocks are not split by group).
+    pub(super) in_group: bool,
 }
 
 impl<'a, 'b> VecLower<'a, 'b> {
@@ -135,12 +147,17 @@ impl<'a, 'b> VecLower<'a, 'b> {
             lane_x,
             lane_gx,
             per_lane_insts: 0,
+            parked: Vec::new(),
+            group: 0,
+            in_group: false,
+            group_loops: Vec::new(),
         }
     }
 
-    /// The row function: steps of `WIDTH` items while a whole step fits in the row, and
-    /// none where the row's global ids reach 2^31 (so that ids converted to `int` count up
-    /// without wrapping); returns how many items it ran.
+    /// The row function: steps of [`WIDTH`] × U items (U groups, `groups.rs`) while a
+    /// whole such step fits in the row, then steps of `WIDTH` items, and none where the
+    /// row's global ids reach 2^31 (so that ids converted to `int` count up without
+    /// wrapping); returns how many items it ran.
     pub(super) fn row_function(&mut self) -> Result<()> {
         let body: &TirBlock = self
             .f
@@ -153,6 +170,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
         self.l.item = self.l.b.block_params(entry)[0];
         self.l.setup_storage(Some(&address_taken(body)), None);
         self.add_region_uniforms(body);
+        let unroll = super::unroll::groups(self, body);
         let flags = MemFlagsData::trusted();
         let group = self.l.group();
         let size = self
@@ -163,6 +181,26 @@ impl<'a, 'b> VecLower<'a, 'b> {
         let arguments = self.l.kernel_arguments()?;
         let gx = self.l.global_counter(body);
         let (count, x) = self.vector_step_count(gx, size);
+        if unroll > 1 {
+            let whole = self.l.b.ins().band_imm_s(count, -(WIDTH * unroll as i64));
+            self.step_loop(body, (x, gx), whole, unroll, &arguments)?;
+        }
+        self.step_loop(body, (x, gx), count, 1, &arguments)?;
+        self.l.b.ins().return_(&[count]);
+        self.l.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// A loop of steps of `u` groups of [`WIDTH`] items while the item counter is below
+    /// `end`.
+    fn step_loop(
+        &mut self,
+        body: &[Stmt],
+        (x, gx): (Variable, Variable),
+        end: Value,
+        u: usize,
+        arguments: &[Lanes],
+    ) -> Result<()> {
         let (head, body_b, latch, exit) = (
             self.l.b.create_block(),
             self.l.b.create_block(),
@@ -172,52 +210,47 @@ impl<'a, 'b> VecLower<'a, 'b> {
         self.l.b.ins().jump(head, &[]);
         self.l.b.switch_to_block(head);
         let xv = self.l.b.use_var(x);
-        let more = self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, count);
+        let more = self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, end);
         self.l.b.ins().brif(more, body_b, &[], exit, &[]);
         self.l.b.switch_to_block(body_b);
-        let (xv, gv) = (self.l.b.use_var(x), self.l.b.use_var(gx));
-        for k in 0..WIDTH as usize {
-            let lx = self.l.b.ins().iadd_imm_s(xv, k as i64);
-            self.l.b.def_var(self.lane_x[k], lx);
-            let lg = self.l.b.ins().iadd_imm_s(gv, k as i64);
-            self.l.b.def_var(self.lane_gx[k], lg);
-        }
-        self.l.local_x = Some(x);
-        self.l.global_x = Some(gx);
+        self.reset_groups(if u > 1 { u } else { 0 });
         self.latch = Some(latch);
-        // Each step gets fresh copies of the parameters: a kernel may modify its own.
-        for (id, value) in self.f.param_ids().zip(arguments) {
-            let ty = self.f.local(id).ty.ty.clone();
-            if self.uniform.contains(&id) {
-                self.l.store_local(id, &ty, value)?;
-            } else {
-                self.declare_varying(id, VVal::U(value))?;
+        for g in 0..u {
+            self.enter_group(g);
+            self.group_ids(g, x, gx);
+            // Each step gets fresh copies of the parameters: a kernel may modify its own.
+            for (id, value) in self.f.param_ids().zip(arguments) {
+                let ty = self.f.local(id).ty.ty.clone();
+                if !self.uniform.contains(&id) {
+                    self.declare_varying(id, VVal::U(value.clone()))?;
+                } else if g == 0 {
+                    self.l.store_local(id, &ty, value.clone())?;
+                }
+            }
+            if has_return(body) {
+                let live = self.l.b.declare_var(types::I32X4);
+                let all = self.splat_i32(-1);
+                self.l.b.def_var(live, all);
+                self.live = Some(live);
+                self.frames.push(Frame::Var(live));
             }
         }
-        if has_return(body) {
-            let live = self.l.b.declare_var(types::I32X4);
-            let all = self.splat_i32(-1);
-            self.l.b.def_var(live, all);
-            self.live = Some(live);
-            self.frames.push(Frame::Var(live));
-        }
+        self.enter_group(0);
         self.block(body)?;
         self.jump(latch);
         self.l.b.switch_to_block(latch);
         for counter in [x, gx] {
             let v = self.l.b.use_var(counter);
-            let next = self.l.b.ins().iadd_imm_s(v, WIDTH);
+            let next = self.l.b.ins().iadd_imm_s(v, WIDTH * u as i64);
             self.l.b.def_var(counter, next);
         }
         self.l.b.ins().jump(head, &[]);
         self.l.b.switch_to_block(exit);
-        self.l.b.ins().return_(&[count]);
-        self.l.b.seal_all_blocks();
         Ok(())
     }
 
     /// Whether the current block already ends (after a jump).
-    fn terminated(&self) -> bool {
+    pub(super) fn terminated(&self) -> bool {
         let Some(block) = self.l.b.current_block() else {
             return true;
         };
@@ -298,16 +331,21 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 let b = self.l.b.create_block();
                 self.l.b.switch_to_block(b);
             }
-            self.statement(s)?;
+            if self.split_groups() > 1 {
+                self.grouped_statement(s)?;
+            } else {
+                self.statement(s)?;
+            }
             let one = std::slice::from_ref(s);
-            if let (Some(live), Some(latch)) = (self.live, self.latch)
+            if let (Some(_), Some(latch)) = (self.live, self.latch)
                 && self.varying_flow == 0
                 && has_return(one)
                 && !self.terminated()
             {
-                // Every lane may have returned: the step is over.
-                let l = self.l.b.use_var(live);
-                let any = self.l.b.ins().vany_true(l);
+                // Every lane (of every group) may have returned: the step is over.
+                let any = self
+                    .any_group(|v| v.live.map(|l| v.l.b.use_var(l)))
+                    .expect("every group has its live lanes");
                 let go_on = self.l.b.create_block();
                 self.l.b.ins().brif(any, go_on, &[], latch, &[]);
                 self.l.b.switch_to_block(go_on);
@@ -315,8 +353,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 // After a `break`, `continue` or `return` some lanes took, the rest of the
                 // block runs only if any lane is left (nothing of it runs for none: not
                 // even a uniform load).
-                if let Some(m) = self.mask() {
-                    let any = self.l.b.ins().vany_true(m);
+                if let Some(any) = self.any_group(|v| v.mask()) {
                     let go_on = self.l.b.create_block();
                     let target = *end.get_or_insert_with(|| self.l.b.create_block());
                     self.l.b.ins().brif(any, go_on, &[], target, &[]);
@@ -331,7 +368,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
         Ok(())
     }
 
-    fn statement(&mut self, s: &Stmt) -> Result<()> {
+    pub(super) fn statement(&mut self, s: &Stmt) -> Result<()> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.vexpr(e)?;
@@ -372,9 +409,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 test_after,
                 ..
             } => {
-                let uniform = cond.as_ref().is_none_or(|c| self.is_uniform(c))
-                    && step.as_ref().is_none_or(|e| self.is_uniform(e))
-                    && !self.leaves_under_varying(body, false);
+                let uniform = self.uniform_loop_statement(s);
                 let parts: Vec<&Expr> = cond.iter().chain(step.iter()).collect();
                 self.compute_before_loop(&parts, body)?;
                 if uniform {
@@ -389,7 +424,12 @@ impl<'a, 'b> VecLower<'a, 'b> {
                     Some(LoopCtx::Uniform { cont, exit }) => {
                         self.l.b.ins().jump(if is_break { exit } else { cont }, &[]);
                     }
-                    Some(LoopCtx::Varying { active, cont }) => {
+                    Some(ctx @ (LoopCtx::Varying { .. } | LoopCtx::Groups(_))) => {
+                        let (active, cont) = match ctx {
+                            LoopCtx::Groups(i) => self.group_loops[i][self.group],
+                            LoopCtx::Varying { active, cont } => (active, cont),
+                            LoopCtx::Uniform { .. } => unreachable!("matched above"),
+                        };
                         let m = self.mask_or_all();
                         if is_break {
                             let a = self.l.b.use_var(active);
@@ -437,8 +477,27 @@ impl<'a, 'b> VecLower<'a, 'b> {
         Ok(())
     }
 
+    /// Whether the loop statement `s` runs every lane together (its condition and step
+    /// uniform, no lane leaving on its own): its body is a block under branches.
+    pub(super) fn uniform_loop_statement(&self, s: &Stmt) -> bool {
+        let StmtKind::Loop {
+            cond, step, body, ..
+        } = &s.kind
+        else {
+            return false;
+        };
+        cond.as_ref().is_none_or(|c| self.is_uniform(c))
+            && step.as_ref().is_none_or(|e| self.is_uniform(e))
+            && !self.leaves_under_varying(body, false)
+    }
+
+    /// Whether the innermost loop runs every lane together.
+    pub(super) fn in_uniform_loop(&self) -> bool {
+        matches!(self.loops.last(), Some(LoopCtx::Uniform { .. }))
+    }
+
     /// The current mask, or all lanes.
-    fn mask_or_all(&mut self) -> Value {
+    pub(super) fn mask_or_all(&mut self) -> Value {
         match self.mask() {
             Some(m) => m,
             None => self.splat_i32(-1),

@@ -37,6 +37,7 @@ mod cost;
 mod done;
 mod expr;
 mod geometric;
+mod groups;
 mod invariant;
 mod lower;
 mod memory;
@@ -45,6 +46,7 @@ mod pair;
 mod places;
 mod regions;
 mod seq_compare;
+mod unroll;
 mod value;
 
 use std::sync::OnceLock;

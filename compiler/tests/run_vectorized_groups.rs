@@ -1,0 +1,224 @@
+//! Steps of several groups of 4 items (`codegen/simd/groups.rs`, the rule in
+//! `codegen/simd/unroll.rs`): each row shape that runs in groups (straight-line, masked with
+//! `return`, a uniform loop, a loop of varying trip count with `break`/`continue`, a
+//! `do`/`while`) runs vectorized and with the vectorizer off, over groups whose size is not
+//! a multiple of 16 (the step of 4 groups) nor of 8; the outputs must be bit-identical and
+//! equal to the values computed here, and the row function must hold the groups the rule
+//! gives.
+
+mod common;
+
+use common::{compile_scalar_only, run_1d};
+
+/// Global and local sizes: a whole step of 16, remainders of 4-item steps and of single
+/// items, groups smaller than a step.
+const RANGES: [(usize, usize); 5] = [(64, 64), (37, 37), (39, 13), (36, 6), (100, 50)];
+
+/// Runs kernel `name` of `source` vectorized and scalar over `(global, local)` with the
+/// input buffers `inputs` (4-byte elements), `values` after them, and an output buffer of
+/// `global` elements filled with `fill`; returns the output (both runs' bits are equal).
+fn both(
+    source: &str,
+    name: &str,
+    (global, local): (usize, usize),
+    inputs: &[Vec<u32>],
+    values: &[u64],
+    fill: u32,
+) -> Vec<u32> {
+    let mut outs = Vec::new();
+    for scalar_only in [true, false] {
+        let kernels = compile_scalar_only(source, scalar_only);
+        let k = kernels.iter().find(|k| k.name == name).expect("the kernel");
+        if !scalar_only {
+            assert!(k.vectorized.is_ok(), "{name}: {:?}", k.vectorized);
+        }
+        let mut buffers: Vec<Vec<u32>> = inputs.to_vec();
+        buffers.push(vec![fill; global]);
+        let mut args: Vec<u64> = buffers.iter_mut().map(|b| b.as_mut_ptr() as u64).collect();
+        args.extend_from_slice(values);
+        run_1d(k, global, local, &args, 0);
+        outs.push(buffers.pop().expect("the output"));
+    }
+    assert_eq!(
+        outs[0], outs[1],
+        "{name} {global}/{local}: vectorized and scalar differ"
+    );
+    outs.pop().expect("an output")
+}
+
+/// The CLIF of kernel `name`'s vectorized row function.
+fn row_clif(source: &str, name: &str) -> String {
+    clift_compiler::codegen::dump::collect();
+    compile_scalar_only(source, false);
+    let want = format!("vectorized row function of {name}");
+    clift_compiler::codegen::dump::take()
+        .clif
+        .into_iter()
+        .find(|(n, _)| *n == want)
+        .expect("the vectorized row function's CLIF")
+        .1
+}
+
+fn floats(n: usize, seed: u32) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) % 4000) as f32 / 100.0)
+        .collect()
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+const TRIAD: &str = "
+kernel void triad(global const float *b, global const float *c, global float *a, float s) {
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i];
+}";
+
+#[test]
+fn straight_line_rows_run_four_groups_per_step() {
+    for (global, local) in RANGES {
+        let (b, c) = (floats(global, 1), floats(global, 2));
+        let s = 0.75f32;
+        let out = both(
+            TRIAD,
+            "triad",
+            (global, local),
+            &[bits(&b), bits(&c)],
+            &[u64::from(s.to_bits())],
+            0,
+        );
+        let want: Vec<u32> = (0..global).map(|i| (b[i] + s * c[i]).to_bits()).collect();
+        assert_eq!(out, want, "{global}/{local}");
+    }
+    // 4 groups of 16-byte loads per step, then the remainder's group: 5 copies of 2 loads.
+    let clif = row_clif(TRIAD, "triad");
+    assert_eq!(clif.matches("load.f32x4").count(), 10, "{clif}");
+}
+
+const MASKED: &str = "
+kernel void masked(global const int *a, global int *out) {
+    int i = get_global_id(0);
+    int v = a[i];
+    if (v % 3 == 0) return;
+    if (v > 10) out[i] = v * 2; else out[i] = v - 7;
+}";
+
+#[test]
+fn divergent_rows_with_return_run_in_groups() {
+    for (global, local) in RANGES {
+        // Some steps where every lane of a group returns, some where none does.
+        let a: Vec<u32> = (0..global as u32)
+            .map(|i| if i % 16 < 4 { 3 * i } else { i * 7 % 23 })
+            .collect();
+        let out = both(
+            MASKED,
+            "masked",
+            (global, local),
+            std::slice::from_ref(&a),
+            &[],
+            0xdead,
+        );
+        let want: Vec<u32> = a
+            .iter()
+            .map(|&v| {
+                let v = v as i32;
+                if v % 3 == 0 {
+                    0xdead
+                } else if v > 10 {
+                    (v * 2) as u32
+                } else {
+                    (v - 7) as u32
+                }
+            })
+            .collect();
+        assert_eq!(out, want, "{global}/{local}");
+    }
+    let clif = row_clif(MASKED, "masked");
+    assert_eq!(clif.matches("load.i32x4").count(), 5, "{clif}");
+}
+
+const COLUMN_SUM: &str = "
+kernel void colsum(global const float *m, global float *out, int n) {
+    int col = get_global_id(0);
+    float acc = 0.0f;
+    for (int k = 0; k < n; k++) acc += m[k * get_global_size(0) + col] * (k + 1);
+    out[col] = acc;
+}";
+
+#[test]
+fn uniform_loops_run_the_groups_in_one_iteration() {
+    let n = 9;
+    for (global, local) in RANGES {
+        let m = floats(global * n as usize, 3);
+        let out = both(COLUMN_SUM, "colsum", (global, local), &[bits(&m)], &[n], 0);
+        let want: Vec<u32> = (0..global)
+            .map(|col| {
+                let mut acc = 0.0f32;
+                for k in 0..n as usize {
+                    acc += m[k * global + col] * (k + 1) as f32;
+                }
+                acc.to_bits()
+            })
+            .collect();
+        assert_eq!(out, want, "{global}/{local}");
+    }
+    // One loop per copy of the row (the step of 4 groups, the remainder's group), and in
+    // the first, 4 loads per iteration: 5 loads in 2 loops.
+    let clif = row_clif(COLUMN_SUM, "colsum");
+    assert_eq!(clif.matches("load.f32x4").count(), 5, "{clif}");
+}
+
+const HALVE: &str = "
+kernel void halve(global const float *a, global int *out) {
+    int i = get_global_id(0);
+    float v = a[i];
+    int n = 0;
+    while (v > 1.0f) {
+        v *= 0.5f;
+        n++;
+        if (n == 7) break;
+        if (v < 3.0f) continue;
+        n += 10;
+    }
+    int m = 0;
+    do { m += 2; } while (m < i % 5);
+    out[i] = n * 100 + m;
+}";
+
+#[test]
+fn varying_loops_run_every_group_until_all_lanes_leave() {
+    for (global, local) in RANGES {
+        // Trip counts from 0 to 7, different in each lane and group.
+        let a = floats(global, 4);
+        let out = both(HALVE, "halve", (global, local), &[bits(&a)], &[], 0);
+        let want: Vec<u32> = (0..global)
+            .map(|i| {
+                let (mut v, mut n) = (a[i], 0i32);
+                while v > 1.0 {
+                    v *= 0.5;
+                    n += 1;
+                    if n == 7 {
+                        break;
+                    }
+                    if v < 3.0 {
+                        continue;
+                    }
+                    n += 10;
+                }
+                let mut m = 0;
+                loop {
+                    m += 2;
+                    if m >= i as i32 % 5 {
+                        break;
+                    }
+                }
+                (n * 100 + m) as u32
+            })
+            .collect();
+        assert_eq!(out, want, "{global}/{local}");
+    }
+    // v, n and the loop's mask: 3 registers per group, 4 groups (`unroll.rs`).
+    let clif = row_clif(HALVE, "halve");
+    assert_eq!(clif.matches("load.f32x4").count(), 5, "{clif}");
+}

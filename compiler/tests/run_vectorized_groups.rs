@@ -46,6 +46,30 @@ fn both(
     outs.pop().expect("an output")
 }
 
+/// The expected output for a global size and the inputs.
+type Want<'a> = &'a dyn Fn(usize, &[Vec<u32>]) -> Vec<u32>;
+
+/// Runs kernel `name` of `source` ([`both`]) over each of [`RANGES`] with the inputs
+/// `inputs(global)`, and compares the output with `want(global, inputs)`.
+fn check(
+    (source, name): (&str, &str),
+    inputs: &dyn Fn(usize) -> Vec<Vec<u32>>,
+    (values, fill): (&[u64], u32),
+    want: Want,
+) {
+    for (global, local) in RANGES {
+        let ins = inputs(global);
+        let out = both(source, name, (global, local), &ins, values, fill);
+        assert_eq!(out, want(global, &ins), "{name} {global}/{local}");
+    }
+}
+
+/// Asserts that kernel `name`'s vectorized row function has `n` instructions `inst`.
+fn count(source: &str, name: &str, inst: &str, n: usize) {
+    let clif = row_clif(source, name);
+    assert_eq!(clif.matches(inst).count(), n, "{clif}");
+}
+
 /// The CLIF of kernel `name`'s vectorized row function.
 fn row_clif(source: &str, name: &str) -> String {
     clift_compiler::codegen::dump::collect();
@@ -77,23 +101,18 @@ kernel void triad(global const float *b, global const float *c, global float *a,
 
 #[test]
 fn straight_line_rows_run_four_groups_per_step() {
-    for (global, local) in RANGES {
-        let (b, c) = (floats(global, 1), floats(global, 2));
-        let s = 0.75f32;
-        let out = both(
-            TRIAD,
-            "triad",
-            (global, local),
-            &[bits(&b), bits(&c)],
-            &[u64::from(s.to_bits())],
-            0,
-        );
-        let want: Vec<u32> = (0..global).map(|i| (b[i] + s * c[i]).to_bits()).collect();
-        assert_eq!(out, want, "{global}/{local}");
-    }
+    let s = 0.75f32;
+    check(
+        (TRIAD, "triad"),
+        &|n| vec![bits(&floats(n, 1)), bits(&floats(n, 2))],
+        (&[u64::from(s.to_bits())], 0),
+        &|n, ins| {
+            let f = |k: usize, i: usize| f32::from_bits(ins[k][i]);
+            (0..n).map(|i| (f(0, i) + s * f(1, i)).to_bits()).collect()
+        },
+    );
     // 4 groups of 16-byte loads per step, then the remainder's group: 5 copies of 2 loads.
-    let clif = row_clif(TRIAD, "triad");
-    assert_eq!(clif.matches("load.f32x4").count(), 10, "{clif}");
+    count(TRIAD, "triad", "load.f32x4", 10);
 }
 
 const MASKED: &str = "
@@ -106,36 +125,22 @@ kernel void masked(global const int *a, global int *out) {
 
 #[test]
 fn divergent_rows_with_return_run_in_groups() {
-    for (global, local) in RANGES {
-        // Some steps where every lane of a group returns, some where none does.
-        let a: Vec<u32> = (0..global as u32)
-            .map(|i| if i % 16 < 4 { 3 * i } else { i * 7 % 23 })
-            .collect();
-        let out = both(
-            MASKED,
-            "masked",
-            (global, local),
-            std::slice::from_ref(&a),
-            &[],
-            0xdead,
-        );
-        let want: Vec<u32> = a
+    // Some steps where every lane of a group returns, some where none does.
+    let input = |n: usize| {
+        let a = (0..n as u32).map(|i| if i % 16 < 4 { 3 * i } else { i * 7 % 23 });
+        vec![a.collect()]
+    };
+    check((MASKED, "masked"), &input, (&[], 0xdead), &|_, ins| {
+        ins[0]
             .iter()
-            .map(|&v| {
-                let v = v as i32;
-                if v % 3 == 0 {
-                    0xdead
-                } else if v > 10 {
-                    (v * 2) as u32
-                } else {
-                    (v - 7) as u32
-                }
+            .map(|&v| match v as i32 {
+                v if v % 3 == 0 => 0xdead,
+                v if v > 10 => (v * 2) as u32,
+                v => (v - 7) as u32,
             })
-            .collect();
-        assert_eq!(out, want, "{global}/{local}");
-    }
-    let clif = row_clif(MASKED, "masked");
-    assert_eq!(clif.matches("load.i32x4").count(), 5, "{clif}");
+            .collect()
+    });
+    count(MASKED, "masked", "load.i32x4", 5);
 }
 
 const COLUMN_SUM: &str = "
@@ -149,24 +154,26 @@ kernel void colsum(global const float *m, global float *out, int n) {
 #[test]
 fn uniform_loops_run_the_groups_in_one_iteration() {
     let n = 9;
-    for (global, local) in RANGES {
-        let m = floats(global * n as usize, 3);
-        let out = both(COLUMN_SUM, "colsum", (global, local), &[bits(&m)], &[n], 0);
-        let want: Vec<u32> = (0..global)
-            .map(|col| {
-                let mut acc = 0.0f32;
-                for k in 0..n as usize {
-                    acc += m[k * global + col] * (k + 1) as f32;
-                }
-                acc.to_bits()
-            })
-            .collect();
-        assert_eq!(out, want, "{global}/{local}");
-    }
+    let input = |global: usize| vec![bits(&floats(global * n, 3))];
+    check(
+        (COLUMN_SUM, "colsum"),
+        &input,
+        (&[n as u64], 0),
+        &|global, ins| {
+            (0..global)
+                .map(|col| {
+                    let mut acc = 0.0f32;
+                    for k in 0..n {
+                        acc += f32::from_bits(ins[0][k * global + col]) * (k + 1) as f32;
+                    }
+                    acc.to_bits()
+                })
+                .collect()
+        },
+    );
     // One loop per copy of the row (the step of 4 groups, the remainder's group), and in
     // the first, 4 loads per iteration: 5 loads in 2 loops.
-    let clif = row_clif(COLUMN_SUM, "colsum");
-    assert_eq!(clif.matches("load.f32x4").count(), 5, "{clif}");
+    count(COLUMN_SUM, "colsum", "load.f32x4", 5);
 }
 
 const HALVE: &str = "
@@ -188,13 +195,12 @@ kernel void halve(global const float *a, global int *out) {
 
 #[test]
 fn varying_loops_run_every_group_until_all_lanes_leave() {
-    for (global, local) in RANGES {
-        // Trip counts from 0 to 7, different in each lane and group.
-        let a = floats(global, 4);
-        let out = both(HALVE, "halve", (global, local), &[bits(&a)], &[], 0);
-        let want: Vec<u32> = (0..global)
+    // Trip counts from 0 to 7, different in each lane and group.
+    let input = |global: usize| vec![bits(&floats(global, 4))];
+    check((HALVE, "halve"), &input, (&[], 0), &|global, ins| {
+        (0..global)
             .map(|i| {
-                let (mut v, mut n) = (a[i], 0i32);
+                let (mut v, mut n) = (f32::from_bits(ins[0][i]), 0i32);
                 while v > 1.0 {
                     v *= 0.5;
                     n += 1;
@@ -215,10 +221,8 @@ fn varying_loops_run_every_group_until_all_lanes_leave() {
                 }
                 (n * 100 + m) as u32
             })
-            .collect();
-        assert_eq!(out, want, "{global}/{local}");
-    }
+            .collect()
+    });
     // v, n and the loop's mask: 3 registers per group, 4 groups (`unroll.rs`).
-    let clif = row_clif(HALVE, "halve");
-    assert_eq!(clif.matches("load.f32x4").count(), 5, "{clif}");
+    count(HALVE, "halve", "load.f32x4", 5);
 }

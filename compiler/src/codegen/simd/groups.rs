@@ -17,7 +17,7 @@
 //! semantics but would be lowered once per group: such a kernel keeps one group
 //! ([`VecLower::groups_allowed`]).
 //!
-//! Loops of varying conditions ([`VecLower::grouped_varying_loop`]) run while any lane
+//! Loops of varying conditions ([`VecLower::varying_loop`]) run while any lane
 //! of any group is active: one test of all the groups' masks per iteration, each group's
 //! body under its own mask.
 
@@ -127,22 +127,10 @@ impl VecLower<'_, '_> {
     }
 
     /// Lowers `s` for every group: once where it is shared (its blocks are split by group
-    /// in turn), else once per group.
+    /// in turn) or a loop (`varying_loop` splits its parts), else once per group.
     pub(super) fn grouped_statement(&mut self, s: &Stmt) -> Result<()> {
-        if self.shared(s) {
+        if self.shared(s) || matches!(s.kind, StmtKind::Loop { .. }) {
             return self.statement(s);
-        }
-        if let StmtKind::Loop {
-            cond,
-            step,
-            body,
-            test_after,
-            ..
-        } = &s.kind
-        {
-            let parts: Vec<&Expr> = cond.iter().chain(step.iter()).collect();
-            self.compute_before_loop(&parts, body)?;
-            return self.grouped_varying_loop(cond.as_ref(), step.as_ref(), body, *test_after);
         }
         self.each_group(|v, _| v.statement(s))
     }
@@ -234,36 +222,26 @@ impl VecLower<'_, '_> {
         }
     }
 
-    /// A loop of varying condition for every group: it runs while a lane of any group is
-    /// active, each group's condition, body and step under its own lanes.
-    fn grouped_varying_loop(
+    /// A loop that lanes leave on their own, for each group the code being lowered runs
+    /// for: it runs while a lane of any group is active, each group's condition, body and
+    /// step under its own lanes.
+    pub(super) fn varying_loop(
         &mut self,
-        cond: Option<&Expr>,
-        step: Option<&Expr>,
+        (cond, step): (Option<&Expr>, Option<&Expr>),
         body: &[Stmt],
         test_after: bool,
     ) -> Result<()> {
         let mut lanes = Vec::new();
-        for g in 0..self.group_count() {
-            self.enter_group(g);
-            let active = self.l.b.declare_var(types::I32X4);
-            let cont = self.l.b.declare_var(types::I32X4);
-            let entry = self.mask_or_all();
-            self.l.b.def_var(active, entry);
-            self.frames.push(Frame::Var(active));
+        self.each_group(|v, _| {
+            let active = v.l.b.declare_var(types::I32X4);
+            let cont = v.l.b.declare_var(types::I32X4);
+            let entry = v.mask_or_all();
+            v.l.b.def_var(active, entry);
+            v.frames.push(Frame::Var(active));
             lanes.push((active, cont));
-        }
-        self.enter_group(0);
-        let (head, body_b, cont_b, exit) = (
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-        );
-        self.l
-            .b
-            .ins()
-            .jump(if test_after { body_b } else { head }, &[]);
+            Ok(())
+        })?;
+        let (head, body_b, cont_b, exit) = self.loop_blocks(test_after);
         self.varying_flow += 1;
         let r = (|| -> Result<()> {
             // The head: each group's lanes whose condition holds go on; none left in any
@@ -288,8 +266,14 @@ impl VecLower<'_, '_> {
                 v.frames.push(Frame::NotVar(lanes[g].1));
                 Ok(())
             })?;
-            self.loops.push(LoopCtx::Groups(self.group_loops.len()));
-            self.group_loops.push(lanes.clone());
+            let ctx = match lanes[..] {
+                [(active, cont)] => LoopCtx::Varying { active, cont },
+                _ => {
+                    self.group_loops.push(lanes.clone());
+                    LoopCtx::Groups(self.group_loops.len() - 1)
+                }
+            };
+            self.loops.push(ctx);
             let r = self.block(body);
             self.loops.pop();
             self.each_group(|v, _| {
@@ -315,10 +299,15 @@ impl VecLower<'_, '_> {
         Ok(())
     }
 
-    /// Runs `f` for each group in turn, with its state in place (and marked as one
-    /// group's, so that the blocks it lowers are not split again).
+    /// Runs `f` for each group the code being lowered runs for, in turn, with its state in
+    /// place (and marked as one group's, so that the blocks it lowers are not split again);
+    /// `f` gets the group's index among them.
     fn each_group(&mut self, mut f: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
-        let r = (0..self.group_count()).try_for_each(|g| {
+        let groups = self.split_groups();
+        if groups == 1 {
+            return f(self, 0);
+        }
+        let r = (0..groups).try_for_each(|g| {
             self.enter_group(g);
             self.in_group = true;
             let r = f(self, g);

@@ -415,7 +415,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 if uniform {
                     self.uniform_loop(cond.as_ref(), step.as_ref(), body, *test_after)?;
                 } else {
-                    self.varying_loop(cond.as_ref(), step.as_ref(), body, *test_after)?;
+                    self.varying_loop((cond.as_ref(), step.as_ref()), body, *test_after)?;
                 }
             }
             StmtKind::Break | StmtKind::Continue => {
@@ -475,6 +475,20 @@ impl<'a, 'b> VecLower<'a, 'b> {
             }
         }
         Ok(())
+    }
+
+    /// A loop's blocks (head, body, continue, exit), entered here: at the head, or at the
+    /// body where the test comes after it.
+    pub(super) fn loop_blocks(&mut self, test_after: bool) -> (Block, Block, Block, Block) {
+        let blocks = (
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+            self.l.b.create_block(),
+        );
+        let first = if test_after { blocks.1 } else { blocks.0 };
+        self.l.b.ins().jump(first, &[]);
+        blocks
     }
 
     /// Whether the loop statement `s` runs every lane together (its condition and step
@@ -721,16 +735,7 @@ impl<'a, 'b> VecLower<'a, 'b> {
         body: &[Stmt],
         test_after: bool,
     ) -> Result<()> {
-        let (head, body_b, cont, exit) = (
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-        );
-        self.l
-            .b
-            .ins()
-            .jump(if test_after { body_b } else { head }, &[]);
+        let (head, body_b, cont, exit) = self.loop_blocks(test_after);
         self.l.b.switch_to_block(head);
         match cond {
             Some(c) => {
@@ -752,66 +757,6 @@ impl<'a, 'b> VecLower<'a, 'b> {
             self.vexpr(step)?;
         }
         self.l.b.ins().jump(head, &[]);
-        self.l.b.switch_to_block(exit);
-        Ok(())
-    }
-
-    /// A loop that lanes leave on their own: it runs while any lane is active.
-    fn varying_loop(
-        &mut self,
-        cond: Option<&Expr>,
-        step: Option<&Expr>,
-        body: &[Stmt],
-        test_after: bool,
-    ) -> Result<()> {
-        let active = self.l.b.declare_var(types::I32X4);
-        let cont = self.l.b.declare_var(types::I32X4);
-        let entry = self.mask_or_all();
-        self.l.b.def_var(active, entry);
-        let (head, body_b, cont_b, exit) = (
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-            self.l.b.create_block(),
-        );
-        self.l
-            .b
-            .ins()
-            .jump(if test_after { body_b } else { head }, &[]);
-        self.varying_flow += 1;
-        self.frames.push(Frame::Var(active));
-        // The head: the lanes whose condition holds go on; none left, the loop ends.
-        self.l.b.switch_to_block(head);
-        let r = (|| -> Result<()> {
-            if let Some(c) = cond {
-                let m = self.cond_mask(c)?;
-                let a = self.l.b.use_var(active);
-                let a = self.l.b.ins().band(a, m);
-                self.l.b.def_var(active, a);
-            }
-            let m = self.mask().expect("the loop's frame");
-            let any = self.l.b.ins().vany_true(m);
-            self.l.b.ins().brif(any, body_b, &[], exit, &[]);
-            self.l.b.switch_to_block(body_b);
-            let none = self.zero(types::I32X4);
-            self.l.b.def_var(cont, none);
-            self.frames.push(Frame::NotVar(cont));
-            self.loops.push(LoopCtx::Varying { active, cont });
-            let r = self.block(body);
-            self.loops.pop();
-            self.frames.pop();
-            r?;
-            self.jump(cont_b);
-            self.l.b.switch_to_block(cont_b);
-            if let Some(step) = step {
-                self.vexpr(step)?;
-            }
-            self.l.b.ins().jump(head, &[]);
-            Ok(())
-        })();
-        self.frames.pop();
-        self.varying_flow -= 1;
-        r?;
         self.l.b.switch_to_block(exit);
         Ok(())
     }

@@ -384,9 +384,14 @@ impl Pending {
         self.offered.load(Ordering::Relaxed) && self.offered.swap(false, Ordering::AcqRel)
     }
 
-    /// The queue, which only the first taker gets: the right to run the work.
-    fn take_queue(&self) -> Option<Arc<Queue>> {
-        self.job.lock().0.take()
+    /// The queue and the work, which only the first taker gets: the right to run it. The
+    /// work leaves the lock so that it runs without holding it: a second taker (a worker
+    /// and a waiting thread both try) must find it gone at once, not wait for the run,
+    /// since the run may need that very worker (a large copy is split over the pool).
+    fn take_work(&self) -> Option<(Arc<Queue>, Work)> {
+        let mut job = self.job.lock();
+        let queue = job.0.take()?;
+        Some((queue, std::mem::replace(&mut job.1, Box::new(Ran))))
     }
 
     /// The queue, while the command has not run.
@@ -582,22 +587,19 @@ pub(crate) fn run(event: &Event) {
     let pending = pending(event);
     // Whoever runs it withdraws the offer to waiters.
     pending.offered.store(false, Ordering::Release);
-    let Some(queue) = pending.take_queue() else {
+    let Some((queue, mut work)) = pending.take_work() else {
         return;
     };
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
-    // Only this thread, which took the queue, runs the work; the lock is uncontended.
-    let status = {
-        let mut job = pending.job.lock();
-        let status = job.1.run(Some(&queue));
-        // A thread that is not a worker (the application's, waiting for the command) most
-        // likely made the allocation: it frees it now. A worker leaves it to the event.
-        if !ON_WORKER.with(|on| on.get()) {
-            job.1 = Box::new(Ran);
-        }
-        status
-    };
+    let status = work.run(Some(&queue));
+    // A thread that is not a worker (the application's, waiting for the command) most
+    // likely made the allocation: it frees it now. A worker leaves it to the event.
+    if ON_WORKER.with(|on| on.get()) {
+        pending.job.lock().1 = work;
+    } else {
+        drop(work);
+    }
     let status = match status {
         Ok(()) => CL_COMPLETE,
         Err(e) => e.code(),

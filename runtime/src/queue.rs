@@ -391,7 +391,10 @@ impl Pending {
         self.offered.load(Ordering::Relaxed) && self.offered.swap(false, Ordering::AcqRel)
     }
 
-    /// The queue, which only the first taker gets: the right to run the work.
+    /// The queue, which only the first taker gets: the right to run the work. The work is
+    /// then run without any lock held (`run_work`), so a second taker (a worker and a
+    /// waiting thread both try) finds the queue gone at once instead of waiting for the run,
+    /// which may need that very worker (a large copy is split over the pool).
     fn take_queue(&self) -> Option<Arc<Queue>> {
         self.queue.lock().take()
     }
@@ -600,7 +603,7 @@ pub(crate) fn run(event: &Event) {
     };
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
-    // Only this thread, which took the queue, runs the work; the lock is uncontended.
+    // Only this thread, which took the queue, runs the work, outside any lock.
     // SAFETY: this thread took the queue.
     let status = unsafe { pending.run_work(Some(&queue)) };
     let status = match status {

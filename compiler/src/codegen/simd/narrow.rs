@@ -18,6 +18,7 @@
 //! `float` always, as the scalar lowering's `convert_lane` does), in the 32-bit lanes, so
 //! that the lanes stay extended and every result is the scalar lowering's, bit for bit.
 
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
 
 use super::super::func::Lanes;
@@ -212,6 +213,9 @@ impl VecLower<'_, '_> {
                 Rounding::Rtp => self.l.b.ins().ceil(x),
                 Rounding::Rtn => self.l.b.ins().floor(x),
             };
+            if let (Some(s), false) = (tnarrow, to.is_signed()) {
+                return Some(narrow_val(self.float_to_unsigned_narrow(r, range(s).1), s));
+            }
             // `convert_lane` converts saturating to 32 bits (NaN is 0), signed or unsigned
             // as `to`, then clamps to `to`. A signed conversion clamped at both ends gives
             // the same for every unsigned narrow `to` too (below 0: 0 either way; above
@@ -257,6 +261,23 @@ impl VecLower<'_, '_> {
             Some(s) => narrow_val(r, s),
             None => VVal::V(r),
         })
+    }
+
+    /// The float lanes `x`, truncated, as `uchar`/`ushort` lanes (`0..=top`), saturating,
+    /// NaN 0: `x` above `top` is made `top` in the float lanes (NaN compares false and stays
+    /// NaN), x64's plain truncating conversion gives `i32::MIN` for NaN and for anything
+    /// below `i32::MIN`, and an integer `max` with 0 takes all of those, and every other
+    /// negative lane, to 0. The lanes of `convert_lane`'s saturating conversion clamped at
+    /// both ends, in four instructions instead of a dozen (the saturating conversion's NaN
+    /// fix-up and the second clamp go).
+    fn float_to_unsigned_narrow(&mut self, x: Value, top: i64) -> Value {
+        let top_f = self.l.b.ins().f32const(top as f32);
+        let top_v = self.l.b.ins().splat(types::F32X4, top_f);
+        let above = self.l.b.ins().fcmp(FloatCC::GreaterThan, x, top_v);
+        let x = self.select_v(above, top_v, x);
+        let w = self.l.b.ins().x86_cvtt2dq(types::I32X4, x);
+        let zero = self.splat_i32(0);
+        self.l.b.ins().smax(w, zero)
     }
 
     /// The lanes of `x` (values of a type whose range is `from`, signed or not) clamped to

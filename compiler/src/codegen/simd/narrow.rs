@@ -10,8 +10,8 @@
 //! - SSE has no 8-bit multiply, and 4 work-items fill only 4 of 16 byte lanes anyway.
 //!
 //! The width shows in memory only: 4 consecutive `char`s are one 32-bit load widened twice
-//! (`swiden_low`/`uwiden_low`; never more than the 4 bytes, a wider load could reach the
-//! guard page past a buffer's end), 4 `short`s one `sload16x4`/`uload16x4`; a store picks
+//! (`swiden_low`; `uchar`s with one byte shuffle; never more than the 4 bytes, a wider load
+//! could reach the guard page past a buffer's end), 4 `short`s one `sload16x4`/`uload16x4`; a store picks
 //! each lane's low bytes with one byte shuffle and writes 4 or 8 bytes.
 //!
 //! Conversions to a narrow type keep the low bits, or clamp where they saturate (and from
@@ -147,20 +147,32 @@ impl VecLower<'_, '_> {
                     self.l.b.ins().uload16x4(flags, base, 0)
                 }
             }
-            RegForm::Narrow(s) => {
+            RegForm::Narrow(s) if !s.is_signed() => {
+                // Byte k to lane k's low byte, zeros above it (a mask byte with its top bit
+                // set gives 0): x64's byte shuffle does both zero-extensions at once.
                 let word = self.l.b.ins().load(types::I32, flags, base, 0);
                 let v = self.l.b.ins().scalar_to_vector(types::I32X4, word);
                 let bytes = self.l.b.ins().bitcast(types::I8X16, lane_order(), v);
-                let halves = if s.is_signed() {
-                    self.l.b.ins().swiden_low(bytes)
-                } else {
-                    self.l.b.ins().uwiden_low(bytes)
-                };
-                if s.is_signed() {
-                    self.l.b.ins().swiden_low(halves)
-                } else {
-                    self.l.b.ins().uwiden_low(halves)
-                }
+                let pick: Vec<u8> = (0..16u8)
+                    .map(|i| if i % 4 == 0 { i / 4 } else { 0x80 })
+                    .collect();
+                let pick = self
+                    .l
+                    .b
+                    .func
+                    .dfg
+                    .constants
+                    .insert(ir::ConstantData::from(pick));
+                let pick = self.l.b.ins().vconst(types::I8X16, pick);
+                let wide = self.l.b.ins().x86_pshufb(bytes, pick);
+                self.l.b.ins().bitcast(types::I32X4, lane_order(), wide)
+            }
+            RegForm::Narrow(_) => {
+                let word = self.l.b.ins().load(types::I32, flags, base, 0);
+                let v = self.l.b.ins().scalar_to_vector(types::I32X4, word);
+                let bytes = self.l.b.ins().bitcast(types::I8X16, lane_order(), v);
+                let halves = self.l.b.ins().swiden_low(bytes);
+                self.l.b.ins().swiden_low(halves)
             }
         }
     }

@@ -109,7 +109,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let (threads, passes) = (threads(), passes(effort));
     let m = machine(bytes, effort);
     let note = format!(
-        "The machine, natively (STREAM's loops, {threads} pinned threads, 3 × {} MiB, best \
+        "The machine, natively (STREAM's loops, {threads} pinned thread(s), 3 × {} MiB, best \
          of {passes}), GB/s: normal stores: {}; non-temporal stores: {}.",
         bytes >> 20,
         figures(&m, Stores::Normal),

@@ -247,18 +247,38 @@ fn each_listed_affinity_domain_partitions_along_that_domain() {
 
 #[test]
 fn sub_device_of_a_sub_device_has_it_as_parent() {
-    let Some(_) = root_with(CL_DEVICE_PARTITION_EQUALLY, 4) else {
+    let Some(units) = root_with(CL_DEVICE_PARTITION_EQUALLY, 2) else {
         return;
     };
-    let halves = partition(root(), &[CL_DEVICE_PARTITION_EQUALLY, 2, 0]);
-    let quarters = partition(halves[0], &EQUALLY_BY_ONE);
-    assert_eq!(quarters.len(), 2);
-    for &device in &quarters {
-        let parent = clift().device_scalar::<cl_device_id>(device, CL_DEVICE_PARENT_DEVICE);
-        assert_eq!(parent, halves[0]);
+    if units == 2 {
+        // Two units (a 2-core machine): the sub-devices of one unit have the root as parent,
+        // and one unit cannot be partitioned again ("in_device could not be further
+        // partitioned": CL_DEVICE_PARTITION_FAILED, as the Khronos CTS expects).
+        let ones = partition(root(), &EQUALLY_BY_ONE);
+        assert_eq!(ones.len(), 2);
+        for &device in &ones {
+            let parent = clift().device_scalar::<cl_device_id>(device, CL_DEVICE_PARENT_DEVICE);
+            assert_eq!(parent, root());
+        }
+        assert_eq!(
+            partition_error(ones[0], &EQUALLY_BY_ONE),
+            CL_DEVICE_PARTITION_FAILED
+        );
+        release_all(&ones);
+        return;
     }
-    release_all(&quarters);
-    release_all(&halves);
+    // Three or more: sub-devices of two units, the first split again into ones.
+    let pairs = partition(root(), &[CL_DEVICE_PARTITION_EQUALLY, 2, 0]);
+    assert_eq!(compute_units(pairs[0]), 2);
+    let ones = partition(pairs[0], &EQUALLY_BY_ONE);
+    assert_eq!(ones.len(), 2);
+    for &device in &ones {
+        let parent = clift().device_scalar::<cl_device_id>(device, CL_DEVICE_PARENT_DEVICE);
+        assert_eq!(parent, pairs[0]);
+        assert_eq!(compute_units(device), 1);
+    }
+    release_all(&ones);
+    release_all(&pairs);
 }
 
 #[test]

@@ -682,3 +682,69 @@ fn queue_with_properties_errors() {
         );
     }
 }
+
+/// A thread waiting for a command may run it itself while the device's worker, handed the
+/// same command, tries to as well. The worker must find it taken and go on, not wait for the
+/// run: a large copy is split over the device's workers, so on a device of one compute unit
+/// a run that waited for that worker while the worker waited for the run never ended (seen as
+/// a hang of `clift-bench --only transfer` under `CLIFT_MAX_COMPUTE_UNITS=1`).
+#[test]
+fn a_large_copy_finished_on_a_one_unit_sub_device_does_not_wait_for_its_own_worker() {
+    let units = api().device_uint(device(), CL_DEVICE_MAX_COMPUTE_UNITS);
+    assert!(
+        units >= 2,
+        "clift's CPU device has a compute unit per core ({units})"
+    );
+    let subs = api()
+        .create_sub_devices(device(), &[CL_DEVICE_PARTITION_EQUALLY, 1, 0])
+        .expect("clCreateSubDevices");
+    assert_eq!(
+        api().device_uint(subs[0], CL_DEVICE_MAX_COMPUTE_UNITS),
+        1,
+        "a sub-device of one compute unit"
+    );
+    let context = api().create_context(None, &subs[..1]).unwrap();
+    let queue = api().create_command_queue(context, subs[0], 0).unwrap();
+    // Large enough to be split over the pool (2 MiB or more), small enough to be quick.
+    const SIZE: usize = 8 << 20;
+    let data: Vec<u8> = (0..SIZE).map(|i| (i * 7 + 3) as u8).collect();
+    let src = api().create_buffer_from(context, 0, &data).unwrap();
+    let dst = api().create_buffer(context, 0, SIZE).unwrap();
+    let (queue_addr, src_addr, dst_addr) = (queue as usize, src as usize, dst as usize);
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let queue = queue_addr as cl_command_queue;
+        for _ in 0..200 {
+            let status = api().enqueue_copy_buffer(
+                queue,
+                src_addr as cl_mem,
+                dst_addr as cl_mem,
+                0,
+                0,
+                SIZE,
+                Waits::NONE,
+                None,
+            );
+            assert_eq!(status, CL_SUCCESS, "clEnqueueCopyBuffer");
+            assert_eq!(api().finish(queue), CL_SUCCESS, "clFinish");
+        }
+        done_tx.send(()).unwrap();
+    });
+    done_rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("200 copies and clFinish on a one-unit sub-device did not end: a deadlock");
+    let mut out = vec![0u8; SIZE];
+    assert_eq!(
+        api().read_buffer(queue, dst, 0, &mut out, Waits::NONE, None),
+        CL_SUCCESS
+    );
+    assert!(out == data, "the copy's bytes");
+    for mem in [src, dst] {
+        assert_eq!(api().release_mem_object(mem), CL_SUCCESS);
+    }
+    assert_eq!(api().release_command_queue(queue), CL_SUCCESS);
+    assert_eq!(api().release_context(context), CL_SUCCESS);
+    for sub in subs {
+        assert_eq!(api().release_device(sub), CL_SUCCESS);
+    }
+}

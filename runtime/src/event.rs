@@ -9,16 +9,18 @@
 //! is released, so a callback may call back into the API.
 
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use khronos_headers::*;
 use parking_lot::{Condvar, Mutex};
 
 use crate::context::Context;
+use crate::object::handle_of;
 use crate::object::{ClObject, Header, ObjectKind};
-use crate::queue::Pending;
+use crate::queue::{Job, Nothing, Pending, Queue};
 
 /// A `clSetEventCallback` callback, wrapped by the C layer (which knows the event's handle
 /// and the application's data): called with the status the spec says it receives.
@@ -94,11 +96,12 @@ pub struct Event {
     /// `state.status`, readable without the lock (written under it).
     status: AtomicI32,
     changed: Condvar,
-    /// The command of this event (`None` for a user event): its work, what it still waits
-    /// for, and whether a thread about to wait for this event may run it itself instead of
-    /// waiting for a worker to pick it up (the short path of enqueue-then-finish). Part of
-    /// the event, so that a command costs one allocation, not two.
-    pending: Option<Pending>,
+    /// The command of this event (nothing to run for a user event): its work, what it
+    /// still waits for, and whether a thread about to wait for this event may run it
+    /// itself instead of waiting for a worker to pick it up (the short path of
+    /// enqueue-then-finish). Part of the event, work included, so that a command costs one
+    /// allocation, not two.
+    pending: Pending,
     /// The command before this one on an in-order queue, while it had not finished at
     /// enqueue: a thread waiting for this event runs that one too if no worker has started
     /// it (a kernel followed by a blocking read then costs no hand-off at all).
@@ -120,71 +123,95 @@ unsafe impl ClObject for Event {
 }
 
 impl Event {
-    /// The event of a command just enqueued (status QUEUED; the queued time is taken now
-    /// if the command is profiled, as are its other times: no clock is read otherwise).
-    pub(crate) fn for_command(
+    /// The event of a command being enqueued on `queue`, written in place with `job` in
+    /// it (status QUEUED; the queued time is taken now if the command is profiled, as are
+    /// its other times: no clock is read otherwise). [`Unfinished::finish`] completes it.
+    #[inline(always)]
+    pub(crate) fn command<J: Job + 'static>(
         context: Arc<Context>,
-        queue_handle: *mut c_void,
+        queue: &Arc<Queue>,
         command_type: cl_command_type,
         profiled: bool,
-        before: Option<std::sync::Weak<Event>>,
-        pending: Pending,
-    ) -> Arc<Event> {
-        let event = Self::with_status(
-            context,
-            queue_handle,
-            command_type,
-            CL_QUEUED,
-            profiled,
-            before,
-            Some(pending),
-        );
-        if profiled {
-            event.times.queued.store(now_ns(), Ordering::Relaxed);
+        blocking: bool,
+        job: J,
+    ) -> Unfinished {
+        let event = Unfinished::new();
+        // SAFETY: a fresh event, written once here.
+        unsafe {
+            Self::write(
+                event.at,
+                context,
+                handle_of(&**queue),
+                command_type,
+                CL_QUEUED,
+                profiled,
+            );
+            Pending::write(
+                &raw mut (*event.at).pending,
+                Some(Arc::clone(queue)),
+                blocking,
+                job,
+            );
         }
         event
     }
 
     /// `clCreateUserEvent`: status CL_SUBMITTED until the application sets it.
     pub fn user(context: Arc<Context>) -> Arc<Event> {
-        Self::with_status(
-            context,
-            std::ptr::null_mut(),
-            CL_COMMAND_USER,
-            CL_SUBMITTED,
-            false,
-            None,
-            None,
-        )
+        let event = Unfinished::new();
+        // SAFETY: a fresh event, written once here.
+        unsafe {
+            Self::write(
+                event.at,
+                context,
+                std::ptr::null_mut(),
+                CL_COMMAND_USER,
+                CL_SUBMITTED,
+                false,
+            );
+            Pending::write(&raw mut (*event.at).pending, None, false, Nothing);
+        }
+        event.finish(None, false)
     }
 
-    fn with_status(
+    /// Writes every field but `pending` and `before` (see [`Unfinished`]).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of an `Event` and holds none.
+    #[inline(always)]
+    unsafe fn write(
+        dst: *mut Event,
         context: Arc<Context>,
         queue_handle: *mut c_void,
         command_type: cl_command_type,
         status: cl_int,
         profiled: bool,
-        before: Option<std::sync::Weak<Event>>,
-        pending: Option<Pending>,
-    ) -> Arc<Event> {
-        Arc::new(Event {
-            header: Header::new(ObjectKind::Event),
-            context,
-            queue_handle,
-            command_type,
-            profiled,
-            state: Mutex::new(State {
+    ) {
+        let queued = if profiled && status == CL_QUEUED {
+            now_ns()
+        } else {
+            0
+        };
+        // SAFETY: the caller's contract; each field is written once.
+        unsafe {
+            (&raw mut (*dst).header).write(Header::new(ObjectKind::Event));
+            (&raw mut (*dst).context).write(context);
+            (&raw mut (*dst).queue_handle).write(queue_handle);
+            (&raw mut (*dst).command_type).write(command_type);
+            (&raw mut (*dst).profiled).write(profiled);
+            (&raw mut (*dst).state).write(Mutex::new(State {
                 status,
                 callbacks: Vec::new(),
                 first: None,
                 continuations: Vec::new(),
-            }),
-            status: AtomicI32::new(status),
-            changed: Condvar::new(),
-            pending,
-            before,
-            times: Times::default(),
-        })
+            }));
+            (&raw mut (*dst).status).write(AtomicI32::new(status));
+            (&raw mut (*dst).changed).write(Condvar::new());
+            (&raw mut (*dst).times).write(Times {
+                queued: AtomicU64::new(queued),
+                ..Times::default()
+            });
+        }
     }
 
     pub fn context(&self) -> &Arc<Context> {
@@ -303,7 +330,7 @@ impl Event {
         if self.is_finished() {
             return;
         }
-        if let Some(queue) = self.pending.as_ref().and_then(Pending::queue) {
+        if let Some(queue) = self.pending().and_then(Pending::queue) {
             queue.flush();
         }
     }
@@ -343,12 +370,12 @@ impl Event {
 
     /// The command's part of the event (`None` for a user event).
     pub(crate) fn pending(&self) -> Option<&Pending> {
-        self.pending.as_ref()
+        (!self.is_user_event()).then_some(&self.pending)
     }
 
     /// Runs the command here if it is ready and no one has started it; whether it did.
     fn run_if_offered(&self) -> bool {
-        let offered = self.pending.as_ref().is_some_and(Pending::take_offer);
+        let offered = self.pending().is_some_and(Pending::take_offer);
         if offered {
             crate::queue::run(self);
         }
@@ -367,7 +394,7 @@ impl Event {
         } else if let Some(first) = crate::queue::deferred_before(self) {
             // The chain this command is in starts with a deferred command: it runs here, and
             // what follows it up to this one.
-            if first.pending.as_ref().is_some_and(Pending::take_offer) {
+            if first.pending().is_some_and(Pending::take_offer) {
                 crate::queue::run_here_until(&first, self);
             }
         } else if let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
@@ -393,6 +420,63 @@ impl Event {
         }
         state.status
     }
+}
+
+/// An event being written in place: allocated uninitialised, so that the command's work is
+/// written straight into it (a kernel launch's ~350 bytes are copied once, not built on
+/// the stack and moved into the allocation). Everything but `before` is written before the
+/// queue is locked; [`Unfinished::finish`] writes `before` under the lock, where the
+/// previous command is known, and makes it an event. Dropped unfinished (which nothing
+/// does), it would leak, never drop uninitialised memory.
+pub(crate) struct Unfinished {
+    slot: Arc<MaybeUninit<Event>>,
+    /// The event's address in `slot`.
+    at: *mut Event,
+}
+
+impl Unfinished {
+    #[inline(always)]
+    fn new() -> Unfinished {
+        let mut slot = Arc::<Event>::new_uninit();
+        let at = Arc::get_mut(&mut slot)
+            .expect("a new allocation has one reference")
+            .as_mut_ptr();
+        Unfinished { slot, at }
+    }
+
+    /// The event, with `before` (see [`Event`]) and whether its command is deferred
+    /// (`crate::queue`).
+    #[inline]
+    pub(crate) fn finish(self, before: Option<Weak<Event>>, deferred: bool) -> Arc<Event> {
+        // SAFETY: `at` points into `slot`, which nothing else references yet; `command` or
+        // `user` wrote every other field.
+        unsafe {
+            (&raw mut (*self.at).before).write(before);
+            let event = self.slot.assume_init();
+            event.pending.set_deferred(deferred);
+            event
+        }
+    }
+}
+
+/// Names every field of [`Event`], so that a field added to it without a line in
+/// `Event::write`, `Event::command` or [`Unfinished::finish`] (which write an event in
+/// place, field by field) is noticed here: a new field must be added to this pattern.
+#[allow(dead_code)]
+fn every_field_is_written(event: Event) {
+    let Event {
+        header: _,       // write
+        context: _,      // write
+        queue_handle: _, // write
+        command_type: _, // write
+        profiled: _,     // write
+        state: _,        // write
+        status: _,       // write
+        changed: _,      // write
+        pending: _,      // command, user
+        before: _,       // finish
+        times: _,        // write
+    } = event;
 }
 
 /// Polls `ready` until it answers or `limit` has passed (the clock is read only every few

@@ -691,6 +691,10 @@ pub const KERNEL_FAULT_STATUS: cl_int = CL_OUT_OF_RESOURCES;
 /// work-item loops amortize their overhead and vectorize better on larger groups), but no
 /// smaller than [`MIN_CHOSEN_GROUP`] items where the range has them, made of divisors of the
 /// global sizes as OpenCL 1.2 requires.
+///
+/// A range of at most [`MIN_CHOSEN_GROUP`] items (that the kernel allows in one group) is
+/// one group, found without the divisor search: the search would pick exactly that, and a
+/// burst of tiny launches paid ~70 instructions each for it.
 pub fn choose_local_size(
     global: [usize; 3],
     dims: usize,
@@ -700,6 +704,20 @@ pub fn choose_local_size(
     let total = global[..dims]
         .iter()
         .fold(1usize, |n, &g| n.saturating_mul(g));
+    if total <= MIN_CHOSEN_GROUP.min(max_items) {
+        return [0, 1, 2].map(|d| if d < dims { global[d] } else { 1 });
+    }
+    search_local_size(global, dims, workers, max_items, total)
+}
+
+/// [`choose_local_size`] for a range of `total` items, by a search of divisors.
+fn search_local_size(
+    global: [usize; 3],
+    dims: usize,
+    workers: usize,
+    max_items: usize,
+    total: usize,
+) -> [usize; 3] {
     let spread = total / (workers.max(1) * 8);
     let mut budget = spread
         .max(total.min(MIN_CHOSEN_GROUP))

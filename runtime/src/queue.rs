@@ -20,7 +20,9 @@
 //! flusher thread.
 
 mod flusher;
+mod work;
 
+use std::cell::UnsafeCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
@@ -30,47 +32,14 @@ use parking_lot::Mutex;
 use crate::context::Context;
 use crate::device::Device;
 use crate::error::ClResult;
-use crate::event::{Dependent, Event};
+use crate::event::{Dependent, Event, Unfinished};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
-/// What a command does when it runs, given its queue.
-pub type Work = Box<dyn Job>;
-
-/// A command's work, run in place: when a worker runs it, the allocation that holds it
-/// stays with the event and is freed with it, usually on the enqueuing thread (which prunes
-/// finished events), instead of on the worker. An allocation freed by another thread than
-/// the one that made it goes back to its arena under that arena's lock, which the
-/// enqueuing thread takes for its next allocation: the two cores then pass the lock back
-/// and forth for each command. (A command run by the thread waiting for it frees its work
-/// at once: that thread made it.)
-pub trait Job: Send {
-    /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
-    /// drop it (what it holds goes at once, the allocation with the event).
-    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()>;
-}
-
-impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
-    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
-        match (self.take(), queue) {
-            (Some(work), Some(queue)) => work(queue),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// The work of a command that has run (no allocation: a zero-sized type).
-struct Ran;
-
-impl Job for Ran {
-    fn run(&mut self, _queue: Option<&Queue>) -> ClResult<()> {
-        Ok(())
-    }
-}
-
-/// `f` as a command's [`Work`].
-pub fn work(f: impl FnOnce(&Queue) -> ClResult<()> + Send + 'static) -> Work {
-    Box::new(Some(f))
-}
+pub(crate) use work::Nothing;
+use work::Slot;
+#[cfg(test)]
+pub(crate) use work::fits as fits_in_event;
+pub use work::{Job, Work, work};
 
 /// How a command that is ready when enqueued starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,15 +202,38 @@ impl Queue {
     /// A `Blocking` command whose dependencies have all finished runs at once on the calling
     /// thread, which is about to wait for it anyway; a `Short` one on an in-order queue is
     /// deferred (see the module's documentation).
-    pub fn enqueue(
+    ///
+    /// The event is written in place with `job` inside it (one allocation, one copy of the
+    /// command's arguments) before the queue is locked; what depends on the queue's state
+    /// is filled in under the lock.
+    #[inline]
+    pub fn enqueue<J: Job + 'static>(
         self: &Arc<Self>,
         command_type: cl_command_type,
         wait_list: Vec<Arc<Event>>,
         ordering: QueueOrder,
         start: Start,
-        work: Work,
+        job: J,
     ) -> Arc<Event> {
-        let blocking = start == Start::Blocking;
+        let event = Event::command(
+            Arc::clone(&self.context),
+            self,
+            command_type,
+            self.profiling(),
+            start == Start::Blocking,
+            job,
+        );
+        self.enqueue_event(event, wait_list, ordering, start)
+    }
+
+    /// The part of [`Queue::enqueue`] that does not depend on the job's type.
+    fn enqueue_event(
+        self: &Arc<Self>,
+        event: Unfinished,
+        wait_list: Vec<Arc<Event>>,
+        ordering: QueueOrder,
+        start: Start,
+    ) -> Arc<Event> {
         let mut deps = wait_list;
         // Only the wait list's failures propagate: the queue's own ordering (the previous
         // command, a barrier, what a marker waits for) does not, so that a command that
@@ -250,7 +242,6 @@ impl Queue {
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
         let out_of_order = self.is_out_of_order();
-        let mut pending = Pending::new(Arc::clone(self), blocking, work);
         let (event, previous, defer) = {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
@@ -270,18 +261,10 @@ impl Queue {
                 && !out_of_order
                 && previous.is_none()
                 && deps.iter().all(|d| d.status() == CL_COMPLETE);
-            pending.deferred = AtomicBool::new(defer);
-            // The event is made here, with the command it follows known, so that it is
-            // complete before anyone else can see it.
+            // The event is completed here, with the command it follows known, so that it
+            // is complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);
-            let event = Event::for_command(
-                Arc::clone(&self.context),
-                handle_of(&**self),
-                command_type,
-                self.profiling(),
-                before.map(Arc::downgrade),
-                pending,
-            );
+            let event = event.finish(before.map(Arc::downgrade), defer);
             if !out_of_order {
                 state.last = Some(Arc::clone(&event));
             } else if matches!(ordering, QueueOrder::Barrier { .. }) {
@@ -347,10 +330,13 @@ impl Queue {
 /// queue until it has run: "After the command_queue reference count becomes zero and all
 /// commands queued to command_queue have finished, the command-queue is deleted."
 pub(crate) struct Pending {
-    /// The work and its queue; the queue is taken by whoever runs the command (or gives
-    /// it up unrun), so that a finished event does not hold it (the queue holds its last
-    /// event), and the work is run (or dropped) in place.
-    job: Mutex<(Option<Arc<Queue>>, Work)>,
+    /// The queue, taken by whoever runs the command (or gives it up unrun), so that a
+    /// finished event does not hold it (the queue holds its last event). Taking it is the
+    /// right to use `work`.
+    queue: Mutex<Option<Arc<Queue>>>,
+    /// The work, run (or dropped) in place by the thread that took `queue`, and by no
+    /// other; then dropped with the event.
+    work: UnsafeCell<Slot>,
     remaining: AtomicUsize,
     failed: AtomicBool,
     /// Submitted and not started: a thread about to wait for the event may run it.
@@ -364,19 +350,40 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
-    fn new(queue: Arc<Queue>, blocking: bool, work: Work) -> Pending {
-        Pending {
-            job: Mutex::new((Some(queue), work)),
+    /// Writes the pending part of a command (`queue` `None`: a user event's, with nothing
+    /// to run) into uninitialised memory, `job` in place.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Pending` and holds none (a live one would leak).
+    #[inline(always)]
+    pub(crate) unsafe fn write<J: Job + 'static>(
+        dst: *mut Pending,
+        queue: Option<Arc<Queue>>,
+        blocking: bool,
+        job: J,
+    ) {
+        let enqueued_at =
+            crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
+                .then(std::time::Instant::now);
+        // SAFETY: the caller's contract; every field is written once.
+        unsafe {
+            (&raw mut (*dst).queue).write(Mutex::new(queue));
+            Slot::write(UnsafeCell::raw_get(&raw mut (*dst).work), job);
             // One count, released by `submit_when_ready`, so the command cannot start while
             // its dependencies are still being registered.
-            remaining: AtomicUsize::new(1),
-            failed: AtomicBool::new(false),
-            offered: AtomicBool::new(false),
-            deferred: AtomicBool::new(false),
-            blocking,
-            enqueued_at: crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
-                .then(std::time::Instant::now),
+            (&raw mut (*dst).remaining).write(AtomicUsize::new(1));
+            (&raw mut (*dst).failed).write(AtomicBool::new(false));
+            (&raw mut (*dst).offered).write(AtomicBool::new(false));
+            (&raw mut (*dst).deferred).write(AtomicBool::new(false));
+            (&raw mut (*dst).blocking).write(blocking);
+            (&raw mut (*dst).enqueued_at).write(enqueued_at);
         }
+    }
+
+    /// Marks the command deferred (decided under the queue's lock, before anyone else sees
+    /// the event).
+    pub(crate) fn set_deferred(&self, deferred: bool) {
+        self.deferred.store(deferred, Ordering::Relaxed);
     }
 
     /// Withdraws the offer to waiters; whether it was open.
@@ -384,23 +391,36 @@ impl Pending {
         self.offered.load(Ordering::Relaxed) && self.offered.swap(false, Ordering::AcqRel)
     }
 
-    /// The queue, which only the first taker gets: the right to run the work.
+    /// The queue, which only the first taker gets: the right to run the work. The work is
+    /// then run without any lock held (`run_work`), so a second taker (a worker and a
+    /// waiting thread both try) finds the queue gone at once instead of waiting for the run,
+    /// which may need that very worker (a large copy is split over the pool).
     fn take_queue(&self) -> Option<Arc<Queue>> {
-        self.job.lock().0.take()
+        self.queue.lock().take()
     }
 
     /// The queue, while the command has not run.
     pub(crate) fn queue(&self) -> Option<Arc<Queue>> {
-        self.job.lock().0.clone()
+        self.queue.lock().clone()
     }
 
-    /// Drops the work without running it, and the queue.
+    /// Runs the work for `queue` (`None`: drops it unrun).
+    ///
+    /// # Safety
+    /// The caller has taken the queue ([`Pending::take_queue`]): it alone uses the work.
+    unsafe fn run_work(&self, queue: Option<&Queue>) -> ClResult<()> {
+        // SAFETY: the caller's contract makes this the only access.
+        unsafe { (*self.work.get()).run(queue) }
+    }
+
+    /// Drops the work without running it, and the queue, unless someone has taken the
+    /// queue (and so the work) already.
     fn give_up(&self) {
-        let mut job = self.job.lock();
-        let queue = job.0.take();
-        let _ = job.1.run(None);
-        drop(job);
-        drop(queue);
+        if let Some(queue) = self.take_queue() {
+            // SAFETY: this thread took the queue.
+            let _ = unsafe { self.run_work(None) };
+            drop(queue);
+        }
     }
 }
 
@@ -456,8 +476,6 @@ thread_local! {
     static NEXT: std::cell::RefCell<Option<Arc<Event>>> = const { std::cell::RefCell::new(None) };
     /// Whether this thread keeps the commands it makes ready in [`NEXT`].
     static RUNNER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Whether this thread is a worker inside [`run_on_worker`].
-    static ON_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// One dependency of `event`'s command has finished (`on_enqueuing_thread`: the final count
@@ -518,8 +536,8 @@ fn spawn(event: &Arc<Event>) {
     let failed = {
         // The queue is reached through the job, which a waiting thread may have run (and
         // taken) already.
-        let job = pending.job.lock();
-        let Some(queue) = job.0.as_ref() else {
+        let queue = pending.queue.lock();
+        let Some(queue) = queue.as_ref() else {
             return;
         };
         match queue.device.executor() {
@@ -541,7 +559,6 @@ fn spawn(event: &Arc<Event>) {
 
 /// Runs the command on a worker, then the commands it made ready that the worker kept.
 fn run_on_worker(event: &Event) {
-    let outer = ON_WORKER.with(|on| on.replace(true));
     let runner = RUNNER.with(|on| on.replace(true));
     run(event);
     if !runner {
@@ -550,7 +567,6 @@ fn run_on_worker(event: &Event) {
         }
     }
     RUNNER.with(|on| on.set(runner));
-    ON_WORKER.with(|on| on.set(outer));
 }
 
 /// Runs `first` (whose offer this thread has taken) on a thread waiting for `target`, then
@@ -587,17 +603,9 @@ pub(crate) fn run(event: &Event) {
     };
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
-    // Only this thread, which took the queue, runs the work; the lock is uncontended.
-    let status = {
-        let mut job = pending.job.lock();
-        let status = job.1.run(Some(&queue));
-        // A thread that is not a worker (the application's, waiting for the command) most
-        // likely made the allocation: it frees it now. A worker leaves it to the event.
-        if !ON_WORKER.with(|on| on.get()) {
-            job.1 = Box::new(Ran);
-        }
-        status
-    };
+    // Only this thread, which took the queue, runs the work, outside any lock.
+    // SAFETY: this thread took the queue.
+    let status = unsafe { pending.run_work(Some(&queue)) };
     let status = match status {
         Ok(()) => CL_COMPLETE,
         Err(e) => e.code(),
@@ -711,7 +719,7 @@ mod tests {
         assert!(queue.state.lock().unfinished.is_empty());
     }
 
-    fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
+    pub(super) fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
         let device = Arc::clone(&Platform::get().devices()[0]);
         let context = Context::new(
             vec![Arc::clone(&device)],

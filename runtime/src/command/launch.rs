@@ -76,3 +76,16 @@ impl Command for Launch {
             .run(queue.device(), queue.context(), self.range)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A launch is written into its event, not boxed beside it: one allocation per launch.
+    /// (`Option` of the closure `command::enqueue` makes, which holds just the launch.)
+    #[test]
+    fn a_launch_is_held_in_its_event() {
+        assert!(crate::queue::fits_in_event::<Option<Launch>>());
+        assert!(!crate::queue::fits_in_event::<[u128; 25]>());
+    }
+}

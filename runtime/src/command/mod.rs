@@ -4,7 +4,7 @@
 //! A command is built by its constructor, which applies the spec's checks for that command
 //! in the order the spec lists them and combines every size the application gave with
 //! checked arithmetic (a sum or product that does not fit a `size_t` is out of bounds, never
-//! a wrapped small value). [`enqueue`] then hands it to its queue as [`Work`]; when its
+//! a wrapped small value). [`enqueue`] then hands it to its queue, which holds it in the command's event; when its
 //! dependencies have finished, a worker (or the thread about to wait for it) runs it.
 //!
 //! The C layer resolves handles and reads the application's arrays into Rust values, then
@@ -62,6 +62,7 @@ pub trait Command: Send + 'static {
 /// "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the ... operations are blocking and the
 /// execution status of any of the events in event_wait_list is a negative integer value";
 /// a blocking command that failed itself reports its own error.
+#[inline]
 pub fn enqueue<C: Command>(
     queue: &Arc<Queue>,
     command: C,
@@ -76,8 +77,9 @@ pub fn enqueue<C: Command>(
     } else {
         Start::Now
     };
-    let work = crate::queue::work(move |queue: &Queue| command.run(queue));
-    let event = queue.enqueue(command_type, waits, order, start, work);
+    // Written in place into the event: the command's only copy.
+    let job = Some(move |queue: &Queue| command.run(queue));
+    let event = queue.enqueue(command_type, waits, order, start, job);
     if blocking {
         match event.wait() {
             CL_COMPLETE => {}

@@ -329,6 +329,42 @@ fn reqd_work_group_size_is_enforced() {
     );
 }
 
+/// A range of at most MIN_CHOSEN_GROUP items is one group (the shortcut that skips the
+/// divisor search), and the search itself picks the same group for each such range.
+#[test]
+fn a_range_of_at_most_sixteen_items_is_one_group_as_the_search_picks() {
+    let mut ranges = 0;
+    for dims in 1..=3 {
+        for x in 1..=16 {
+            for y in 1..=16 {
+                for z in 1..=16 {
+                    let global = [
+                        x,
+                        if dims > 1 { y } else { 1 },
+                        if dims > 2 { z } else { 1 },
+                    ];
+                    let total: usize = global.iter().product();
+                    if total > MIN_CHOSEN_GROUP || (dims < 2 && y > 1) || (dims < 3 && z > 1) {
+                        continue;
+                    }
+                    for (workers, max_items) in [(1, 4096), (2, 4096), (16, 4096), (64, 16)] {
+                        let local = choose_local_size(global, dims, workers, max_items);
+                        assert_eq!(local, global, "{global:?} {dims} {workers}");
+                        let searched = search_local_size(global, dims, workers, max_items, total);
+                        assert_eq!(searched, global, "{global:?} {dims} {workers}");
+                    }
+                    ranges += 1;
+                }
+            }
+        }
+    }
+    // 16 one-dimensional, 50 two-dimensional, 110 three-dimensional ranges (product <= 16).
+    assert_eq!(ranges, 16 + 50 + 110);
+    // A kernel that allows fewer items than the range has is not one group.
+    assert_eq!(choose_local_size([16, 1, 1], 1, 1, 8), [8, 1, 1]);
+    assert_eq!(choose_local_size([12, 1, 1], 1, 1, 8), [6, 1, 1]);
+}
+
 #[test]
 fn the_driver_picks_divisors_that_keep_every_worker_busy() {
     assert_eq!(

@@ -10,14 +10,15 @@
 //! - SSE has no 8-bit multiply, and 4 work-items fill only 4 of 16 byte lanes anyway.
 //!
 //! The width shows in memory only: 4 consecutive `char`s are one 32-bit load widened twice
-//! (`swiden_low`/`uwiden_low`; never more than the 4 bytes, a wider load could reach the
-//! guard page past a buffer's end), 4 `short`s one `sload16x4`/`uload16x4`; a store picks
+//! (`swiden_low`; `uchar`s with one byte shuffle; never more than the 4 bytes, a wider load
+//! could reach the guard page past a buffer's end), 4 `short`s one `sload16x4`/`uload16x4`; a store picks
 //! each lane's low bytes with one byte shuffle and writes 4 or 8 bytes.
 //!
 //! Conversions to a narrow type keep the low bits, or clamp where they saturate (and from
 //! `float` always, as the scalar lowering's `convert_lane` does), in the 32-bit lanes, so
 //! that the lanes stay extended and every result is the scalar lowering's, bit for bit.
 
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
 
 use super::super::func::Lanes;
@@ -146,20 +147,32 @@ impl VecLower<'_, '_> {
                     self.l.b.ins().uload16x4(flags, base, 0)
                 }
             }
-            RegForm::Narrow(s) => {
+            RegForm::Narrow(s) if !s.is_signed() => {
+                // Byte k to lane k's low byte, zeros above it (a mask byte with its top bit
+                // set gives 0): x64's byte shuffle does both zero-extensions at once.
                 let word = self.l.b.ins().load(types::I32, flags, base, 0);
                 let v = self.l.b.ins().scalar_to_vector(types::I32X4, word);
                 let bytes = self.l.b.ins().bitcast(types::I8X16, lane_order(), v);
-                let halves = if s.is_signed() {
-                    self.l.b.ins().swiden_low(bytes)
-                } else {
-                    self.l.b.ins().uwiden_low(bytes)
-                };
-                if s.is_signed() {
-                    self.l.b.ins().swiden_low(halves)
-                } else {
-                    self.l.b.ins().uwiden_low(halves)
-                }
+                let pick: Vec<u8> = (0..16u8)
+                    .map(|i| if i % 4 == 0 { i / 4 } else { 0x80 })
+                    .collect();
+                let pick = self
+                    .l
+                    .b
+                    .func
+                    .dfg
+                    .constants
+                    .insert(ir::ConstantData::from(pick));
+                let pick = self.l.b.ins().vconst(types::I8X16, pick);
+                let wide = self.l.b.ins().x86_pshufb(bytes, pick);
+                self.l.b.ins().bitcast(types::I32X4, lane_order(), wide)
+            }
+            RegForm::Narrow(_) => {
+                let word = self.l.b.ins().load(types::I32, flags, base, 0);
+                let v = self.l.b.ins().scalar_to_vector(types::I32X4, word);
+                let bytes = self.l.b.ins().bitcast(types::I8X16, lane_order(), v);
+                let halves = self.l.b.ins().swiden_low(bytes);
+                self.l.b.ins().swiden_low(halves)
             }
         }
     }
@@ -212,6 +225,9 @@ impl VecLower<'_, '_> {
                 Rounding::Rtp => self.l.b.ins().ceil(x),
                 Rounding::Rtn => self.l.b.ins().floor(x),
             };
+            if let (Some(s), false) = (tnarrow, to.is_signed()) {
+                return Some(narrow_val(self.float_to_unsigned_narrow(r, range(s).1), s));
+            }
             // `convert_lane` converts saturating to 32 bits (NaN is 0), signed or unsigned
             // as `to`, then clamps to `to`. A signed conversion clamped at both ends gives
             // the same for every unsigned narrow `to` too (below 0: 0 either way; above
@@ -257,6 +273,23 @@ impl VecLower<'_, '_> {
             Some(s) => narrow_val(r, s),
             None => VVal::V(r),
         })
+    }
+
+    /// The float lanes `x`, truncated, as `uchar`/`ushort` lanes (`0..=top`), saturating,
+    /// NaN 0: `x` above `top` is made `top` in the float lanes (NaN compares false and stays
+    /// NaN), x64's plain truncating conversion gives `i32::MIN` for NaN and for anything
+    /// below `i32::MIN`, and an integer `max` with 0 takes all of those, and every other
+    /// negative lane, to 0. The lanes of `convert_lane`'s saturating conversion clamped at
+    /// both ends, in four instructions instead of a dozen (the saturating conversion's NaN
+    /// fix-up and the second clamp go).
+    fn float_to_unsigned_narrow(&mut self, x: Value, top: i64) -> Value {
+        let top_f = self.l.b.ins().f32const(top as f32);
+        let top_v = self.l.b.ins().splat(types::F32X4, top_f);
+        let above = self.l.b.ins().fcmp(FloatCC::GreaterThan, x, top_v);
+        let x = self.select_v(above, top_v, x);
+        let w = self.l.b.ins().x86_cvtt2dq(types::I32X4, x);
+        let zero = self.splat_i32(0);
+        self.l.b.ins().smax(w, zero)
     }
 
     /// The lanes of `x` (values of a type whose range is `from`, signed or not) clamped to

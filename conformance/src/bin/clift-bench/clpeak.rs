@@ -143,12 +143,12 @@ fn compute_v16<T>(d: &Driver, name: &str, n: usize, scalar: T, reps: usize) -> R
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let reps = effort.bandwidth_repeats;
     let bytes = stream::array_bytes(effort);
-    let machine = stream::machine(bytes, reps);
+    let machine = stream::machine(bytes, effort);
     let bw = per_driver(drivers, &|d| bandwidth_v16(d, bytes, reps));
     table.add(
         SECTION,
         format!(
-            "clpeak global memory bandwidth float16, {} MiB (vs all-core read)",
+            "clpeak global memory bandwidth float16, {} MiB (vs all-core sum)",
             bytes >> 20
         ),
         "GB/s",

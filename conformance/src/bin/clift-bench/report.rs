@@ -21,6 +21,8 @@ struct Row {
 pub struct Table {
     drivers: Vec<String>,
     rows: Vec<Row>,
+    /// Lines printed after a section's table: (section, text).
+    notes: Vec<(&'static str, String)>,
 }
 
 impl Table {
@@ -28,6 +30,7 @@ impl Table {
         Table {
             drivers,
             rows: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -52,11 +55,26 @@ impl Table {
         });
     }
 
+    /// A line printed under a section's table (what the machine itself measured, say).
+    pub fn note(&mut self, section: &'static str, text: String) {
+        self.notes.push((section, text));
+    }
+
+    /// The notes of `section`, as paragraphs after its table.
+    fn notes_of(&self, section: &str) -> String {
+        self.notes
+            .iter()
+            .filter(|(s, _)| *s == section)
+            .map(|(_, text)| format!("\n{text}\n"))
+            .collect()
+    }
+
     pub fn markdown(&self, machine: &str) -> String {
         let mut out = format!("Measured on {machine}.\n");
         let mut section = "";
         for row in &self.rows {
             if row.section != section {
+                out.push_str(&self.notes_of(section));
                 section = row.section;
                 out.push_str(&format!("\n### {section}\n\n| metric |"));
                 for d in &self.drivers {
@@ -81,15 +99,32 @@ impl Table {
                     speedup(row.values[0], row.values[1], row.better)
                 ));
             }
-            let vs_limit = match (row.values[0], row.limit) {
-                (Some(v), Some(limit)) if limit > 0.0 => {
-                    format!("{:.0}% of {}", 100.0 * v / limit, format_value(limit))
-                }
-                _ => "".into(),
-            };
-            out.push_str(&format!(" {vs_limit} |\n"));
+            out.push_str(&format!(" {} |\n", self.vs_limit(row)));
         }
+        out.push_str(&self.notes_of(section));
         out
+    }
+
+    /// The first driver's value as a share of the machine's limit, and the others' after it
+    /// in parentheses: "91% of 100 (PoCL 88%)".
+    fn vs_limit(&self, row: &Row) -> String {
+        let Some(limit) = row.limit.filter(|&l| l > 0.0) else {
+            return String::new();
+        };
+        let share = |v: f64| format!("{:.0}%", 100.0 * v / limit);
+        let Some(first) = row.values[0] else {
+            return String::new();
+        };
+        let others: Vec<String> = self.drivers[1..]
+            .iter()
+            .zip(&row.values[1..])
+            .filter_map(|(d, v)| v.map(|v| format!("{d} {}", share(v))))
+            .collect();
+        let mut text = format!("{} of {}", share(first), format_value(limit));
+        if !others.is_empty() {
+            text.push_str(&format!(" ({})", others.join(", ")));
+        }
+        text
     }
 }
 
@@ -264,5 +299,54 @@ fn format_value(v: f64) -> String {
         format!("{v:.1}")
     } else {
         format!("{v:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_driver_is_shown_as_a_share_of_the_machine_and_notes_follow_their_section() {
+        let mut t = Table::new(vec!["clift".into(), "PoCL".into()]);
+        t.add(
+            "A",
+            "add",
+            "GB/s",
+            Better::Higher,
+            vec![Some(91.0), Some(88.0)],
+            Some(100.0),
+        );
+        t.add(
+            "A",
+            "none",
+            "GB/s",
+            Better::Higher,
+            vec![None, Some(1.0)],
+            Some(100.0),
+        );
+        t.note("A", "The machine streams 100.".into());
+        t.add(
+            "B",
+            "other",
+            "ms",
+            Better::Lower,
+            vec![Some(1.0), None],
+            None,
+        );
+        let md = t.markdown("m");
+        assert!(
+            md.contains("| add (GB/s) | 91.0 | 88.0 | 1.03× better | 91% of 100 (PoCL 88%) |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| none (GB/s) | n/a | 1.00 | n/a |  |\n"),
+            "{md}"
+        );
+        let note = md.find("The machine streams 100.").unwrap();
+        assert!(
+            md.find("| none").unwrap() < note && note < md.find("### B").unwrap(),
+            "{md}"
+        );
     }
 }

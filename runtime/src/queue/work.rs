@@ -1,0 +1,217 @@
+//! A command's work, held inside its event.
+//!
+//! A command used to cost two allocations, its event and a box for its work, and its
+//! arguments (a kernel launch's are ~350 bytes) were moved four or five times on the way
+//! into them. [`Slot`] is a fixed space in the event that the work is written into once,
+//! in place, while the event itself is written in place (`Event::command`): the enqueue
+//! then allocates once and copies the arguments once. Work that does not fit is boxed and
+//! the box held in the slot.
+
+use std::mem::MaybeUninit;
+
+use super::Queue;
+use crate::error::ClResult;
+
+/// A command's work, run in place: when a worker runs it, the allocation that holds it
+/// stays with the event and is freed with it, usually on the enqueuing thread (which prunes
+/// finished events), instead of on the worker. An allocation freed by another thread than
+/// the one that made it goes back to its arena under that arena's lock, which the
+/// enqueuing thread takes for its next allocation: the two cores then pass the lock back
+/// and forth for each command.
+pub trait Job: Send {
+    /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
+    /// drop it (what it holds goes at once, the allocation with the event).
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()>;
+}
+
+impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+        match (self.take(), queue) {
+            (Some(work), Some(queue)) => work(queue),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl<J: Job + ?Sized> Job for Box<J> {
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+        (**self).run(queue)
+    }
+}
+
+/// Work that has nothing to do (a user event's slot).
+pub(crate) struct Nothing;
+
+impl Job for Nothing {
+    fn run(&mut self, _queue: Option<&Queue>) -> ClResult<()> {
+        Ok(())
+    }
+}
+
+/// A command's work boxed: what does not need to be written in place (tests, callers that
+/// choose the work at run time).
+pub type Work = Box<dyn Job>;
+
+/// `f` as a boxed command's [`Work`].
+pub fn work(f: impl FnOnce(&Queue) -> ClResult<()> + Send + 'static) -> Work {
+    Box::new(Some(f))
+}
+
+/// The bytes of work a [`Slot`] holds in place: a kernel launch's (see the size test in
+/// `command::launch`).
+pub const CAPACITY: usize = 384;
+
+/// A [`Job`] of any type stored in place, with the two functions that run and drop it.
+pub(crate) struct Slot {
+    bytes: MaybeUninit<[u128; CAPACITY / 16]>,
+    run: unsafe fn(*mut u8, Option<&Queue>) -> ClResult<()>,
+    drop: unsafe fn(*mut u8),
+}
+
+/// Whether a `J` is stored in place (else it is boxed).
+pub(crate) const fn fits<J>() -> bool {
+    size_of::<J>() <= CAPACITY && align_of::<J>() <= align_of::<u128>()
+}
+
+impl Slot {
+    /// Writes `job` into the uninitialised slot at `dst`: in place where it fits, boxed
+    /// otherwise.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Slot` and holds none (a live one would leak).
+    #[inline(always)]
+    pub(crate) unsafe fn write<J: Job + 'static>(dst: *mut Slot, job: J) {
+        if fits::<J>() {
+            // SAFETY: the caller's contract; `J` fits.
+            unsafe { Self::write_fitting(dst, job) }
+        } else {
+            // SAFETY: as above; a box fits.
+            unsafe { Self::write_fitting::<Box<J>>(dst, Box::new(job)) }
+        }
+    }
+
+    /// # Safety
+    /// As [`Slot::write`], and `fits::<J>()`.
+    #[inline(always)]
+    unsafe fn write_fitting<J: Job + 'static>(dst: *mut Slot, job: J) {
+        debug_assert!(fits::<J>());
+        /// # Safety
+        /// `bytes` holds a live `J` that nothing else uses meanwhile.
+        unsafe fn run<J: Job>(bytes: *mut u8, queue: Option<&Queue>) -> ClResult<()> {
+            // SAFETY: the caller's contract.
+            unsafe { (*bytes.cast::<J>()).run(queue) }
+        }
+        /// # Safety
+        /// `bytes` holds a live `J`, not used again.
+        unsafe fn drop<J>(bytes: *mut u8) {
+            // SAFETY: the caller's contract.
+            unsafe { std::ptr::drop_in_place(bytes.cast::<J>()) }
+        }
+        // SAFETY: `dst` is valid for writes (the caller's contract); the storage is large
+        // and aligned enough for a `J` (`fits`). The `J` is dropped by `Slot`'s `Drop`.
+        unsafe {
+            (&raw mut (*dst).run).write(run::<J>);
+            (&raw mut (*dst).drop).write(drop::<J>);
+            (&raw mut (*dst).bytes).cast::<J>().write(job);
+        }
+    }
+
+    /// Runs the work for `queue` (see [`Job::run`]).
+    pub(crate) fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+        // SAFETY: the slot holds the live job `run` was made for, and `&mut self` is the
+        // only access.
+        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), queue) }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        // SAFETY: the slot holds the live job `drop` was made for; this is its only drop.
+        unsafe { (self.drop)(self.bytes.as_mut_ptr().cast()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// Counts its drops.
+    struct Counted(Arc<AtomicUsize>);
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A slot written with `job`, as an event holds one.
+    fn slot(job: impl Job + 'static) -> Box<Slot> {
+        let mut slot = Box::<Slot>::new_uninit();
+        // SAFETY: a fresh, uninitialised slot.
+        unsafe {
+            Slot::write(slot.as_mut_ptr(), job);
+            slot.assume_init()
+        }
+    }
+
+    /// Work that fits is held in place and work that does not is boxed; either runs once
+    /// (a second run, or a run with no queue, does nothing) and is dropped once, run or not.
+    #[test]
+    fn work_runs_once_and_is_dropped_once_in_place_or_boxed() {
+        let drops = Arc::new(AtomicUsize::new(0));
+        let runs = Arc::new(AtomicUsize::new(0));
+        let small = |drops: &Arc<AtomicUsize>, runs: &Arc<AtomicUsize>| {
+            let (counted, runs) = (Counted(Arc::clone(drops)), Arc::clone(runs));
+            Some(move |_: &Queue| {
+                let _held = counted;
+                runs.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            })
+        };
+        let large = |drops: &Arc<AtomicUsize>, runs: &Arc<AtomicUsize>| {
+            let (counted, runs) = (Counted(Arc::clone(drops)), Arc::clone(runs));
+            let padding = [7u8; CAPACITY];
+            Some(move |_: &Queue| {
+                let _held = counted;
+                runs.fetch_add(usize::from(padding[CAPACITY - 1]) - 6, Ordering::Relaxed);
+                Ok(())
+            })
+        };
+        assert!(fits_value(&small(&drops, &runs)));
+        assert!(!fits_value(&large(&drops, &runs)));
+        // The two probes above were dropped unrun.
+        assert_eq!(drops.swap(0, Ordering::Relaxed), 2);
+        let queue = crate::queue::tests::queue(0);
+        for boxed in [false, true] {
+            let make = |drops: &Arc<AtomicUsize>, runs: &Arc<AtomicUsize>| {
+                if boxed {
+                    slot(large(drops, runs))
+                } else {
+                    slot(small(drops, runs))
+                }
+            };
+            drops.store(0, Ordering::Relaxed);
+            runs.store(0, Ordering::Relaxed);
+            let mut ran = make(&drops, &runs);
+            assert_eq!(ran.run(Some(&queue)), Ok(()));
+            assert_eq!(ran.run(Some(&queue)), Ok(()));
+            let counts = || (runs.load(Ordering::Relaxed), drops.load(Ordering::Relaxed));
+            assert_eq!(counts(), (1, 1));
+            drop(ran);
+            assert_eq!(counts(), (1, 1));
+            let mut given_up = make(&drops, &runs);
+            assert_eq!(given_up.run(None), Ok(()));
+            assert_eq!(counts(), (1, 2));
+            drop(given_up);
+            drop(make(&drops, &runs));
+            assert_eq!(counts(), (1, 3));
+        }
+    }
+
+    fn fits_value<J>(_: &J) -> bool {
+        fits::<J>()
+    }
+}

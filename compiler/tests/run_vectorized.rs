@@ -939,9 +939,9 @@ fn a_varying_record_runs_scalar_with_the_reason() {
 const STRAIGHT_COPIES: usize = 5;
 
 fn vectorized_clif(source: &str, name: &str) -> String {
-    clift_compiler::codegen::dump::collect();
-    kernel(source, name, false);
-    let collected = clift_compiler::codegen::dump::take();
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        kernel(source, name, false);
+    });
     let row = format!("vectorized row function of {name}");
     collected
         .clif
@@ -1651,13 +1651,13 @@ fn values_a_loop_reads_are_computed_once_before_it() {
     // per pair of lanes), not two more inside the loop (Cranelift places the computation at
     // its first use, and does not hoist what depends on a constant). The loop keeps 4
     // registers per group (`d` and `acc`): 2 groups per step, then the remainder's group.
-    clift_compiler::codegen::dump::collect();
-    kernel(INVARIANT, "invariant", false);
-    let collected = clift_compiler::codegen::dump::take();
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        kernel(INVARIANT, "invariant", false);
+    });
     let (_, asm) = collected
         .asm
         .iter()
-        .find(|(name, _)| name.contains("vectorized row function"))
+        .find(|(name, _)| name == "the vectorized row function of 'invariant'")
         .expect("the vectorized row function's machine code");
     assert_eq!(asm.matches("sqrtpd").count(), 2 * 3, "{asm}");
 }

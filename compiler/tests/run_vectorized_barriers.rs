@@ -444,22 +444,22 @@ fn variables_written_in_several_regions_of_a_group_loop() {
 
 #[test]
 fn the_reduction_rows_use_vector_loads_and_stores() {
-    clift_compiler::codegen::dump::collect();
-    kernel(
-        "kernel void reduce2(global const float *in, global float *out, local float *scratch) {
-            size_t lid = get_local_id(0);
-            scratch[lid] = in[get_global_id(0)];
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
-                if (lid < s) scratch[lid] += scratch[lid + s];
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        kernel(
+            "kernel void reduce2(global const float *in, global float *out, local float *scratch) {
+                size_t lid = get_local_id(0);
+                scratch[lid] = in[get_global_id(0)];
                 barrier(CLK_LOCAL_MEM_FENCE);
-            }
-            if (lid == 0) out[get_group_id(0)] = scratch[0];
-        }",
-        "reduce2",
-        false,
-    );
-    let collected = clift_compiler::codegen::dump::take();
+                for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+                    if (lid < s) scratch[lid] += scratch[lid + s];
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                }
+                if (lid == 0) out[get_group_id(0)] = scratch[0];
+            }",
+            "reduce2",
+            false,
+        );
+    });
     let regions: Vec<&String> = collected
         .clif
         .iter()

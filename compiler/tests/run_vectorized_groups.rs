@@ -72,15 +72,15 @@ fn count(source: &str, name: &str, inst: &str, n: usize) {
 
 /// The CLIF of kernel `name`'s vectorized row function.
 fn row_clif(source: &str, name: &str) -> String {
-    clift_compiler::codegen::dump::collect();
-    compile_scalar_only(source, false);
     let want = format!("vectorized row function of {name}");
-    clift_compiler::codegen::dump::take()
-        .clif
-        .into_iter()
-        .find(|(n, _)| *n == want)
-        .expect("the vectorized row function's CLIF")
-        .1
+    clift_compiler::codegen::dump::collect_during(|| {
+        compile_scalar_only(source, false);
+    })
+    .clif
+    .into_iter()
+    .find(|(n, _)| *n == want)
+    .expect("the vectorized row function's CLIF")
+    .1
 }
 
 fn floats(n: usize, seed: u32) -> Vec<f32> {

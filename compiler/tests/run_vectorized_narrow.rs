@@ -398,9 +398,9 @@ kernel void gray(global const uchar *r, global const uchar *g, global const ucha
 
 #[test]
 fn bytes_are_loaded_widened_and_stored_packed_without_lane_moves() {
-    clift_compiler::codegen::dump::collect();
-    compile_scalar_only(GRAY, false);
-    let collected = clift_compiler::codegen::dump::take();
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        compile_scalar_only(GRAY, false);
+    });
     let (_, clif) = collected
         .clif
         .iter()

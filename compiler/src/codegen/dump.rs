@@ -125,6 +125,19 @@ pub fn take() -> Collected {
     collected
 }
 
+/// Runs `build` with collection on and returns the texts gathered meanwhile. Callers take
+/// turns, so a test never takes (and loses) another test's texts between that test's build
+/// and its [`take`]; builds that are not collecting may still add theirs while `build` runs,
+/// so find yours by function name.
+pub fn collect_during(build: impl FnOnce()) -> Collected {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    collect();
+    drop(take());
+    build();
+    take()
+}
+
 fn collecting() -> bool {
     COLLECTING.load(Ordering::Relaxed)
 }

@@ -12,14 +12,33 @@
 //! there are no magic numbers to trust: 2^(j/64) and log2(c) are accurate to a few `double`
 //! ulps, some 2^-50, which is all the `float` results need.
 
+use std::ops::{Add, Mul, Sub};
+
+/// The arithmetic the reductions and polynomials below need, for `f64` and the four-lane
+/// `F64x4` (`f64x4.rs`): each is written once, generic over this, so the four-lane forms
+/// (`kernels4.rs`) run exactly the scalar kernel's operations in its order.
+pub(crate) trait Real:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+    /// `v` in every lane.
+    fn splat(v: f64) -> Self;
+}
+
+impl Real for f64 {
+    #[inline(always)]
+    fn splat(v: f64) -> f64 {
+        v
+    }
+}
+
 /// `2^52 · 1.5`: adding it to a `double` of magnitude below 2^51 rounds that value to an
 /// integer (in the default round-to-nearest mode) and leaves the integer in the low mantissa
 /// bits.
-const SHIFT: f64 = 6755399441055744.0;
+pub(super) const SHIFT: f64 = 6755399441055744.0;
 
 /// log2 of the number of entries of the `2^(j/N)` table.
 const EXP_TABLE_BITS: u32 = 6;
-const EXP_N: usize = 1 << EXP_TABLE_BITS;
+pub(super) const EXP_N: usize = 1 << EXP_TABLE_BITS;
 
 /// `exp(x)` for `|x| <= 1` by its Taylor series (const-evaluable; 2 ulp).
 const fn exp_series(x: f64) -> f64 {
@@ -51,7 +70,7 @@ const fn ln_series(v: f64) -> f64 {
 
 /// Bit patterns of `2^(j/64)` less `j << (52 - 6)`: adding `round(64·t) << 46` to entry
 /// `round(64·t) mod 64` gives `2^(round(64·t)/64)`, exponent included, in one integer add.
-static EXP2_TABLE: [u64; EXP_N] = {
+pub(super) static EXP2_TABLE: [u64; EXP_N] = {
     let mut table = [0u64; EXP_N];
     let mut j = 0;
     while j < EXP_N {
@@ -70,29 +89,45 @@ static EXP2_TABLE: [u64; EXP_N] = {
 /// and a degree-4 Taylor polynomial gives `2^r` (truncation error `(r·ln2)^5/120 < 2^-44`).
 #[inline]
 pub(crate) fn exp2_core(t: f64) -> f64 {
-    let kd = t * EXP_N as f64 + SHIFT;
+    let (kd, r) = exp2_reduction(t);
     let ki = kd.to_bits();
-    let kd = kd - SHIFT;
-    // `t·64` is exact and `kd` is within 1/2 of it, so the difference is exact too.
-    let r = (t * EXP_N as f64 - kd) * (std::f64::consts::LN_2 / EXP_N as f64);
     let scale = f64::from_bits(
         EXP2_TABLE[(ki % EXP_N as u64) as usize].wrapping_add(ki << (52 - EXP_TABLE_BITS)),
     );
-    let r2 = r * r;
-    let p = 1.0 + r + r2 * (0.5 + r * (1.0 / 6.0)) + r2 * r2 * (1.0 / 24.0);
-    scale * p
+    scale * exp2_poly(r)
 }
 
-const LOG_TABLE_BITS: u32 = 7;
-const LOG_N: usize = 1 << LOG_TABLE_BITS;
+/// `(kd, r)` of [`exp2_core`]: `kd` is `round(64·t) + SHIFT` (the integer in its low
+/// mantissa bits), `r = (t - round(64·t)/64)·ln 2`.
+#[inline(always)]
+pub(super) fn exp2_reduction<T: Real>(t: T) -> (T, T) {
+    let kd = t * T::splat(EXP_N as f64) + T::splat(SHIFT);
+    // `t·64` is exact and `kd - SHIFT` is within 1/2 of it, so the difference is exact too.
+    let r = (t * T::splat(EXP_N as f64) - (kd - T::splat(SHIFT)))
+        * T::splat(std::f64::consts::LN_2 / EXP_N as f64);
+    (kd, r)
+}
+
+/// `e^r` for `|r| <= ln 2/128`: [`exp2_core`]'s degree-4 Taylor polynomial.
+#[inline(always)]
+pub(super) fn exp2_poly<T: Real>(r: T) -> T {
+    let r2 = r * r;
+    T::splat(1.0)
+        + r
+        + r2 * (T::splat(0.5) + r * T::splat(1.0 / 6.0))
+        + r2 * r2 * T::splat(1.0 / 24.0)
+}
+
+pub(super) const LOG_TABLE_BITS: u32 = 7;
+pub(super) const LOG_N: usize = 1 << LOG_TABLE_BITS;
 /// Bit pattern of the float 0x1.666666p-1 (about 0.7): the log argument is normalized into
 /// [OFF, 2·OFF), which keeps `log(z)` within [-0.36, 0.34] so `k + log(z)` never cancels.
-const LOG_OFF: u32 = 0x3f33_3333;
+pub(super) const LOG_OFF: u32 = 0x3f33_3333;
 
 /// `(1/c, log2 c)` per subinterval of [OFF, 2·OFF): 128 subintervals of equal width in the
 /// bit pattern, `c` their middle. The subinterval holding 1.0 gets `c = 1` exactly, so
 /// `log` of arguments near 1 is computed from `r = z - 1` (exact) with full relative accuracy.
-static LOG_TABLE: [(f64, f64); LOG_N] = {
+pub(super) static LOG_TABLE: [(f64, f64); LOG_N] = {
     let mut table = [(0.0, 0.0); LOG_N];
     let mut i = 0;
     while i < LOG_N {
@@ -128,13 +163,21 @@ pub(crate) fn log2_core(x: f32) -> f64 {
     let k = (tmp as i32) >> 23;
     let z = f32::from_bits(ix.wrapping_sub(tmp & 0xff80_0000)) as f64;
     let (invc, log2c) = LOG_TABLE[i];
-    let r = z * invc - 1.0;
+    log2_tail(k as f64, z, invc, log2c)
+}
+
+/// `k + log2 c + log2(z/c)`, the end of [`log2_core`] once the table gave `1/c` and `log2 c`.
+#[inline(always)]
+pub(super) fn log2_tail<T: Real>(k: T, z: T, invc: T, log2c: T) -> T {
+    let r = z * invc - T::splat(1.0);
     // log2(1 + r) = ln(1 + r)/ln 2, |r| < 2^-7: Taylor to degree 5 (coefficients divided by
     // ln 2), truncation error below r^6/(6 ln 2) < 2^-44.
     const E: f64 = std::f64::consts::LOG2_E;
     let r2 = r * r;
-    let p = r * E + r2 * (-0.5 * E + r * (E / 3.0)) + r2 * r2 * (-0.25 * E + r * (0.2 * E));
-    k as f64 + log2c + p
+    let p = r * T::splat(E)
+        + r2 * (T::splat(-0.5 * E) + r * T::splat(E / 3.0))
+        + r2 * r2 * (T::splat(-0.25 * E) + r * T::splat(0.2 * E));
+    k + log2c + p
 }
 
 /// `2^t` as the nearest `float` (overflow to infinity, underflow to zero or a subnormal),
@@ -199,30 +242,30 @@ const PIO2_1T: f64 = 1.589_325_477_352_819_7e-8;
 /// Polynomial for `sin(x)` on [-pi/4, pi/4], `|sin(x)/x - s(x)| < 2^-37.5` (the minimax
 /// coefficients of FreeBSD's `k_sinf.c`).
 #[inline]
-pub(crate) fn sin_poly(x: f64) -> f64 {
+pub(crate) fn sin_poly<T: Real>(x: T) -> T {
     const S1: f64 = -0.166_666_666_416_265_24;
     const S2: f64 = 0.008_333_329_385_889_463;
     const S3: f64 = -0.000_198_393_348_360_966_32;
     const S4: f64 = 0.000_002_718_311_493_989_822;
     let z = x * x;
     let w = z * z;
-    let r = S3 + z * S4;
+    let r = T::splat(S3) + z * T::splat(S4);
     let s = z * x;
-    (x + s * (S1 + z * S2)) + s * w * r
+    (x + s * (T::splat(S1) + z * T::splat(S2))) + s * w * r
 }
 
 /// Polynomial for `cos(x)` on [-pi/4, pi/4], `|cos(x) - c(x)| < 2^-34.1` (FreeBSD's
 /// `k_cosf.c`).
 #[inline]
-pub(crate) fn cos_poly(x: f64) -> f64 {
+pub(crate) fn cos_poly<T: Real>(x: T) -> T {
     const C0: f64 = -0.499_999_997_251_031;
     const C1: f64 = 0.041_666_623_323_739_06;
     const C2: f64 = -0.001_388_676_377_460_993;
     const C3: f64 = 0.000_024_390_448_796_277_41;
     let z = x * x;
     let w = z * z;
-    let r = C2 + z * C3;
-    ((1.0 + z * C0) + w * C1) + (w * z) * r
+    let r = T::splat(C2) + z * T::splat(C3);
+    ((T::splat(1.0) + z * T::splat(C0)) + w * T::splat(C1)) + (w * z) * r
 }
 
 /// `x` reduced modulo pi/2: `(n, r)` with `x = n·pi/2 + r`, `|r| <= pi/4` (a hair more),
@@ -237,15 +280,23 @@ pub(crate) fn reduce_pio2(x: f32) -> Option<(i32, f64)> {
     if ix >= 0x4dc9_0fdb {
         return None;
     }
-    let x = x as f64;
-    let n = (x * INV_PIO2 + SHIFT) - SHIFT;
-    Some((n as i32, x - n * PIO2_1 - n * PIO2_1T))
+    let (kd, r) = pio2_reduction(x as f64);
+    Some(((kd - SHIFT) as i32, r))
+}
+
+/// `(kd, r)` of [`reduce_pio2`]: `kd` is `n + SHIFT` (`n` in its low mantissa bits), `r` is
+/// `x - n·pi/2`.
+#[inline(always)]
+pub(super) fn pio2_reduction<T: Real>(x: T) -> (T, T) {
+    let kd = x * T::splat(INV_PIO2) + T::splat(SHIFT);
+    let n = kd - T::splat(SHIFT);
+    (kd, x - n * T::splat(PIO2_1) - n * T::splat(PIO2_1T))
 }
 
 /// Bit pattern of 2^-12: below it `sin(x)` and `tan(x)` round to `x` (the cubic term is
 /// under a third of half an ulp), and returning `x` keeps the sign of zero, which the
 /// polynomial would lose (`-0 + +0 = +0`).
-const TINY: u32 = 0x3980_0000;
+pub(super) const TINY: u32 = 0x3980_0000;
 
 /// `sin(r + n·pi/2)` from the two polynomials, without branches: the quadrant picks the
 /// polynomial and the sign by bit operations (a branch on a random quadrant mispredicts

@@ -38,8 +38,12 @@ macro_rules! registry {
 }
 
 mod double;
+#[cfg(target_arch = "x86_64")]
+mod f64x4;
 mod half;
 mod kernels;
+#[cfg(target_arch = "x86_64")]
+mod kernels4;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
 mod single;

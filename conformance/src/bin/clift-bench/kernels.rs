@@ -502,6 +502,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         None,
     );
     crate::pixels::run(drivers, reps, THROUGHPUT, table);
+    crate::math::run(drivers, reps, THROUGHPUT, table);
 }
 
 /// GB/s of a kernel over three arrays of `n` floats (two read, one written), with a float

@@ -27,6 +27,7 @@ mod clpeak;
 mod driver;
 mod kernels;
 mod launch;
+mod math;
 mod pixels;
 mod report;
 mod stream;

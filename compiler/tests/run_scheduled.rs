@@ -12,12 +12,16 @@ const SOURCE: &str = "
 #define IMAD_4(x, y) x = (y * x) + y; y = (x * y) + x; x = (y * x) + y; y = (x * y) + x;
 #define LANES16(T, a) (T)(a, (a + 1), (a + 2), (a + 3), (a + 4), (a + 5), (a + 6), (a + 7), \\
     (a + 8), (a + 9), (a + 10), (a + 11), (a + 12), (a + 13), (a + 14), (a + 15))
-kernel void dp(global double16 *out, double a) {
-    double16 x = LANES16(double16, a) * 0.01;
-    double16 y = (double16)(get_global_id(0) * 0.001);
-    for (int i = 0; i < 8; i++) { MAD_4(x, y); MAD_4(x, y); }
-    out[get_global_id(0)] = x + y;
+#define DP(name, hint) \\
+hint kernel void name(global double16 *out, double a) { \\
+    double16 x = LANES16(double16, a) * 0.01; \\
+    double16 y = (double16)(get_global_id(0) * 0.001); \\
+    for (int i = 0; i < 8; i++) { MAD_4(x, y); MAD_4(x, y); } \\
+    out[get_global_id(0)] = x + y; \\
 }
+/* The cost rule runs double16 chains in the scalar row; the hint vectorizes them. */
+DP(dp, )
+DP(dp_vectorized, __attribute__((vec_type_hint(double))))
 kernel void integer(global int16 *out, int a) {
     int16 x = LANES16(int16, a);
     int16 y = (int16)get_global_id(0);
@@ -73,9 +77,22 @@ fn outputs<T: Copy + Default>(name: &str, arg: u64) -> Vec<Vec<[T; 16]>> {
 #[test]
 fn double16_mad_chains_give_the_fused_host_values_in_every_order() {
     let want: Vec<[u64; 16]> = (0..40).map(|g| dp_want(g, 1.3).map(f64::to_bits)).collect();
-    for out in outputs::<f64>("dp", 1.3f64.to_bits()) {
-        let bits: Vec<[u64; 16]> = out.iter().map(|v| v.map(f64::to_bits)).collect();
-        assert_eq!(bits, want);
+    // Which row each runs in when the vectorizer may run.
+    let kernels = common::compile_fp64(SOURCE, CodegenOptions::default());
+    let row = |name: &str| {
+        kernels
+            .iter()
+            .find(|k| k.name == name)
+            .unwrap()
+            .vectorized
+            .is_ok()
+    };
+    assert_eq!((row("dp"), row("dp_vectorized")), (false, true));
+    for name in ["dp", "dp_vectorized"] {
+        for out in outputs::<f64>(name, 1.3f64.to_bits()) {
+            let bits: Vec<[u64; 16]> = out.iter().map(|v| v.map(f64::to_bits)).collect();
+            assert_eq!(bits, want, "{name}");
+        }
     }
     // The chains stay finite: item 1's first lane.
     assert_eq!(dp_want(1, 1.3)[0], 0.0021626094751268444);

@@ -18,7 +18,7 @@
 //! many registers as they take. It changes no instruction, only their order, so results
 //! are bit for bit those of the unscheduled code.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 use cranelift_codegen::entity::EntityRef;
@@ -41,6 +41,11 @@ const ISSUE_WIDTH: u32 = 2;
 /// Live values of one register class the schedule keeps below: x64 has 16 vector
 /// registers and 15 general ones, less what the lowering needs for temporaries.
 const PRESSURE_LIMIT: [u32; 2] = [14, 11];
+
+/// Ready instructions the scheduler compares at each step, the first in elaboration's
+/// order: a block of many independent instructions (constants) costs the build a bounded
+/// scan per instruction, not one over all of them.
+const WINDOW: usize = 64;
 
 /// Reorders the pure instructions of each block of `func` (see the module's comment);
 /// `cfg` is its control-flow graph.
@@ -189,7 +194,8 @@ fn issue(g: &Run) -> Vec<usize> {
     let n = g.preds.len();
     let mut waiting: Vec<usize> = g.preds.iter().map(Vec::len).collect();
     let mut ready_at = vec![0u32; n];
-    let mut ready: Vec<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
+    // In elaboration's order: the choice looks at the first `WINDOW` only.
+    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
     // Uses still to come of each value; the live values of the run of each class.
     let mut left = g.uses_in_run.clone();
     let mut live = [0u32; 2];
@@ -213,9 +219,11 @@ fn issue(g: &Run) -> Vec<usize> {
         let over = |d: [i32; 2]| {
             (0..2).any(|c| d[c] > 0 && live[c] as i32 + d[c] > PRESSURE_LIMIT[c] as i32)
         };
-        let best = (0..ready.len())
-            .min_by_key(|&k| {
-                let i = ready[k];
+        let i = ready
+            .iter()
+            .take(WINDOW)
+            .copied()
+            .min_by_key(|&i| {
                 (
                     over(delta(i, &left)),
                     ready_at[i].max(cycle),
@@ -224,7 +232,7 @@ fn issue(g: &Run) -> Vec<usize> {
                 )
             })
             .expect("ready is not empty");
-        let i = ready.swap_remove(best);
+        ready.remove(&i);
         let d = delta(i, &left);
         for c in 0..2 {
             live[c] = live[c].saturating_add_signed(d[c]);
@@ -240,7 +248,7 @@ fn issue(g: &Run) -> Vec<usize> {
             ready_at[s] = ready_at[s].max(start + g.latency[i]);
             waiting[s] -= 1;
             if waiting[s] == 0 {
-                ready.push(s);
+                ready.insert(s);
             }
         }
         order.push(i);

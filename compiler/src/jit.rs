@@ -29,13 +29,25 @@ impl std::error::Error for JitError {}
 
 /// The host ISA, optimizing for speed.
 pub fn host_isa() -> Result<OwnedTargetIsa, JitError> {
+    isa_at("speed")
+}
+
+/// The host ISA that only lowers: code optimized by [`host_isa`]'s mid-end and then
+/// scheduled (`codegen::schedule`) is compiled by this one, whose mid-end leaves the
+/// instructions' order as it is (Cranelift's e-graph pass would elaborate them anew).
+pub fn lowering_isa() -> Result<OwnedTargetIsa, JitError> {
+    isa_at("none")
+}
+
+/// The host ISA at Cranelift's `opt_level`.
+fn isa_at(opt_level: &str) -> Result<OwnedTargetIsa, JitError> {
     let mut flags = settings::builder();
     let set = |flags: &mut settings::Builder, name: &str, value: &str| {
         flags
             .set(name, value)
             .map_err(|e| JitError(format!("cranelift flag {name}: {e}")))
     };
-    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "opt_level", opt_level)?;
     // Cranelift checks its IR before and after each pass unless told not to: a fifth of a
     // release build's time. Debug builds (and the tests) keep the checks, so IR that
     // lowering gets wrong is still caught where it is made.

@@ -348,7 +348,8 @@ kernel void dvec(global const double4 *a, global double4 *out) {
     if (i % 3 == 1) w = sqrt(fabs(w));
     out[i] = w + v;
 }
-kernel void dp16(global double *ptr, double _A) {
+/* The hint keeps it vectorized (the cost rule gives double16 chains the scalar row). */
+__attribute__((vec_type_hint(double))) kernel void dp16(global double *ptr, double _A) {
     double16 x = (double16)(_A, (_A+1), (_A+2), (_A+3), (_A+4), (_A+5), (_A+6), (_A+7),
                     (_A+8), (_A+9), (_A+10), (_A+11), (_A+12), (_A+13), (_A+14), (_A+15));
     double16 y = (double16)get_local_id(0);

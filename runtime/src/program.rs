@@ -117,6 +117,8 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             scalar_only: false,
             // CLIFT_VECTOR_REGISTERS=0 keeps vector types lane by lane.
             lanes_only: false,
+            // CLIFT_SCHEDULE=0 keeps Cranelift's instruction order.
+            unscheduled: false,
             safe: options.safe || clift_compiler::codegen::safe_from_env(),
         },
         suppress_warnings: options.no_warnings,

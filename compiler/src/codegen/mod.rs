@@ -30,6 +30,7 @@ mod layout;
 pub mod link;
 mod ops;
 mod pool;
+mod schedule;
 mod simd;
 mod work_group;
 
@@ -132,6 +133,9 @@ pub struct CodegenOptions {
     /// Safe mode (`-cl-clift-safe`, `CLIFT_SAFE=1`): every access through a pointer or an
     /// index is bounds-checked (`func/safe.rs`); work-items run one at a time.
     pub safe: bool,
+    /// Keep the order Cranelift's mid-end gives instructions instead of scheduling them
+    /// ([`schedule`]), as `CLIFT_SCHEDULE=0` does (tests compare the two).
+    pub unscheduled: bool,
 }
 
 /// Symbols the generated code may call: the builtins library.
@@ -155,6 +159,10 @@ fn builtin_symbols() -> HashMap<&'static str, *const u8> {
 pub(crate) struct ModuleState {
     pub module: JITModule,
     pub isa: OwnedTargetIsa,
+    /// The ISA that lowers the optimized, scheduled functions (`jit::lowering_isa`).
+    pub lowering_isa: OwnedTargetIsa,
+    /// `CodegenOptions::unscheduled`.
+    pub unscheduled: bool,
     /// The Cranelift function of each program function (its work-item function).
     pub functions: Vec<ClifFuncId>,
     /// Imported builtin symbols, by name.
@@ -203,11 +211,14 @@ pub fn compile_with_sites(
     }
     let symbols = builtin_symbols();
     let isa = jit::host_isa().map_err(|e| CodegenError(e.to_string()))?;
+    let lowering_isa = jit::lowering_isa().map_err(|e| CodegenError(e.to_string()))?;
     let module = jit::new_module(symbols.iter().map(|(k, v)| (k.to_string(), *v)))
         .map_err(|e| CodegenError(e.to_string()))?;
     let mut state = ModuleState {
         module,
         isa,
+        lowering_isa,
+        unscheduled: options.unscheduled,
         functions: Vec::new(),
         imports: HashMap::new(),
         symbols,
@@ -441,7 +452,9 @@ impl ModuleState {
 fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
     let mut queue = std::mem::take(&mut state.deferred);
     // On clift's own pool (see `pool`); on this thread alone when no thread can start.
-    compile_queue(&mut queue, &*state.isa, pool::build_pool().as_deref())?;
+    let isas = (&*state.isa, &*state.lowering_isa);
+    let scheduled = !state.unscheduled && schedule::enabled_by_environment();
+    compile_queue(&mut queue, isas, scheduled, pool::build_pool().as_deref())?;
     for d in &queue {
         let code = d
             .ctx
@@ -468,19 +481,34 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
 }
 
 /// Compiles each function of `queue` to machine code, in parallel on `pool` when there is
-/// one, else on the calling thread (never on rayon's global pool: see `pool`).
+/// one, else on the calling thread (never on rayon's global pool: see `pool`): optimized
+/// by the first ISA's mid-end, scheduled ([`schedule`]) unless not `scheduled`, lowered by
+/// the second.
 fn compile_queue(
     queue: &mut [Deferred],
-    isa: &dyn cranelift_codegen::isa::TargetIsa,
+    (isa, lowering_isa): (
+        &dyn cranelift_codegen::isa::TargetIsa,
+        &dyn cranelift_codegen::isa::TargetIsa,
+    ),
+    scheduled: bool,
     pool: Option<&rayon::ThreadPool>,
 ) -> Result<(), CodegenError> {
     use rayon::prelude::*;
     let compile = |d: &mut Deferred| {
         dump::request_disassembly(&mut d.ctx);
+        let error = |e: cranelift_codegen::CodegenError| {
+            CodegenError(format!("compiling {}: {e:?}", d.what))
+        };
         d.ctx
-            .compile(isa, &mut Default::default())
+            .optimize(isa, &mut Default::default())
+            .map_err(error)?;
+        if scheduled {
+            schedule::schedule(&mut d.ctx.func);
+        }
+        d.ctx
+            .compile(lowering_isa, &mut Default::default())
             .map(|_| ())
-            .map_err(|e| CodegenError(format!("compiling {}: {:?}", d.what, e.inner)))
+            .map_err(|e| error(e.inner))
     };
     match pool {
         Some(pool) => {

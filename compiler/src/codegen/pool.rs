@@ -127,12 +127,13 @@ mod compile_tests {
     #[test]
     fn without_a_pool_functions_compile_on_the_calling_thread() {
         let isa = crate::jit::host_isa().unwrap();
+        let lowering = crate::jit::lowering_isa().unwrap();
         let mut q = queue(3, &*isa);
-        compile_queue(&mut q, &*isa, None).unwrap();
+        compile_queue(&mut q, (&*isa, &*lowering), true, None).unwrap();
         assert!(q.iter().all(|d| d.ctx.compiled_code().is_some()));
         let pool = super::build_pool().unwrap();
         let mut q = queue(3, &*isa);
-        compile_queue(&mut q, &*isa, Some(&pool)).unwrap();
+        compile_queue(&mut q, (&*isa, &*lowering), true, Some(&pool)).unwrap();
         assert!(q.iter().all(|d| d.ctx.compiled_code().is_some()));
     }
 }

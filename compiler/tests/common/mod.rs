@@ -28,11 +28,23 @@ pub fn compile_with(source: &str, options: &BuildOptions) -> Vec<Arc<KernelCode>
 /// (`scalar_only`: what `CLIFT_VECTORIZE=0` does), doubles available as on the device;
 /// panics with the build log if it does not build.
 pub fn compile_scalar_only(source: &str, scalar_only: bool) -> Vec<Arc<KernelCode>> {
-    let options = BuildOptions {
-        codegen: clift_compiler::codegen::CodegenOptions {
+    compile_fp64(
+        source,
+        clift_compiler::codegen::CodegenOptions {
             scalar_only,
             ..Default::default()
         },
+    )
+}
+
+/// The kernels of `source` built with `codegen`, doubles available as on the device;
+/// panics with the build log if it does not build.
+pub fn compile_fp64(
+    source: &str,
+    codegen: clift_compiler::codegen::CodegenOptions,
+) -> Vec<Arc<KernelCode>> {
+    let options = BuildOptions {
+        codegen,
         sema: clift_compiler::frontend::sema::Options {
             fp64_supported: true,
             fp64_by_default: true,

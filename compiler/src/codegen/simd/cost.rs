@@ -47,12 +47,29 @@ pub(super) struct Estimate {
     pub transposes: u64,
     pub vector_ops: u64,
     pub scalar_ops: u64,
+    /// The part of `vector_ops` on vectors the scalar row holds in [`FULL_REGISTERS`] or
+    /// more registers.
+    pub full_ops: u64,
 }
+
+/// Registers of one item's vector from which the scalar row has as many independent
+/// registers as the vectorized row would give: two vector FMA ports × 4 cycles of
+/// latency. A `double16` (8 pairs) has them; a `float16` (4 registers) does not.
+const FULL_REGISTERS: usize = 8;
 
 impl Estimate {
     /// Whether the vectorized row is the faster; where the scalar row (wide vectors in
     /// registers, item by item) is, the reason for the build log.
     pub(super) fn vectorized_row_pays(&self) -> Result<(), String> {
+        if 2 * self.full_ops > self.vector_ops + 3 * self.scalar_ops {
+            return Err(format!(
+                "its arithmetic is mostly on vectors of {FULL_REGISTERS} or more registers \
+                 ({} of {} vector operations, {} scalar): item by item they already keep \
+                 the vector units busy, and across 4 items they would need 4 times the \
+                 registers; the scalar row keeps them in registers",
+                self.full_ops, self.vector_ops, self.scalar_ops
+            ));
+        }
         if self.transposes > self.vector_ops + 3 * self.scalar_ops {
             return Err(format!(
                 "its wide vectors are mostly moved, not computed: transposing them across \
@@ -117,7 +134,12 @@ impl Counter<'_, '_, '_> {
     /// An operation computing a varying value of `ty`.
     fn computed(&mut self, ty: &Type) {
         match wide_registers(ty) {
-            Some(regs) => self.estimate.vector_ops += regs * self.weight,
+            Some(regs) => {
+                self.estimate.vector_ops += regs * self.weight;
+                if packed::shape(ty).is_some_and(|s| s.registers() >= FULL_REGISTERS) {
+                    self.estimate.full_ops += regs * self.weight;
+                }
+            }
             None if matches!(ty, Type::Scalar(_) | Type::Enum(..)) => {
                 self.estimate.scalar_ops += self.weight
             }
@@ -197,6 +219,12 @@ mod tests {
                 lanes_only,
                 ..CodegenOptions::default()
             },
+            // Doubles as on the device.
+            sema: crate::frontend::sema::Options {
+                fp64_supported: true,
+                fp64_by_default: true,
+                ..Default::default()
+            },
             ..BuildOptions::default()
         };
         let built = build("v.cl", source, &options).expect("it builds");
@@ -209,6 +237,7 @@ mod tests {
             transposes,
             vector_ops,
             scalar_ops,
+            full_ops: 0,
         };
         assert_eq!(e(0, 2048, 0).vectorized_row_pays(), Ok(()));
         // Equal: the vectorized row is kept.
@@ -267,6 +296,45 @@ mod tests {
                 false
             ),
             Ok(4)
+        );
+    }
+
+    #[test]
+    fn double16_multiply_adds_run_in_the_scalar_row_and_float16_ones_across_items() {
+        let chain = |t: &str| {
+            format!(
+                "kernel void k(global {t} *ptr, {t} a) {{
+                    {t}16 x = ({t}16)(a);
+                    {t}16 y = ({t}16)get_local_id(0);
+                    for (int i = 0; i < 8; i++) {{ x = mad(y, x, y); y = mad(x, y, x); }}
+                    ptr[get_global_id(0)] = y.s0 + y.sf;
+                }}"
+            )
+        };
+        // Two mads of 32 registers (16 pairs) in a loop (x16): 1024, against the 5 scalar
+        // operations of the result's index and sum.
+        assert_eq!(
+            vectorized(&chain("double"), false),
+            Err(
+                "its arithmetic is mostly on vectors of 8 or more registers (1024 of 1024 \
+                 vector operations, 5 scalar): item by item they already keep the vector \
+                 units busy, and across 4 items they would need 4 times the registers; the \
+                 scalar row keeps them in registers"
+                    .into()
+            )
+        );
+        assert_eq!(vectorized(&chain("float"), false), Ok(4));
+        // Half of the operations on 8 registers or more is not "mostly".
+        let e = Estimate {
+            full_ops: 16,
+            vector_ops: 32,
+            ..Estimate::default()
+        };
+        assert_eq!(e.vectorized_row_pays(), Ok(()));
+        assert!(
+            Estimate { full_ops: 17, ..e }
+                .vectorized_row_pays()
+                .is_err()
         );
     }
 

@@ -96,11 +96,12 @@ fn bits(v: &[f32]) -> Vec<u32> {
 const TRIAD: &str = "
 kernel void triad(global const float *b, global const float *c, global float *a, float s) {
     size_t i = get_global_id(0);
-    a[i] = b[i] + s * c[i];
+    /* A uniform loop: a row without loops keeps one group (`simd/unroll.rs`). */
+    for (int r = 0; r < 1; r++) a[i] = b[i] + s * c[i];
 }";
 
 #[test]
-fn straight_line_rows_run_four_groups_per_step() {
+fn straight_line_bodies_of_uniform_loops_run_four_groups_per_step() {
     let s = 0.75f32;
     check(
         (TRIAD, "triad"),
@@ -118,9 +119,11 @@ fn straight_line_rows_run_four_groups_per_step() {
 const MASKED: &str = "
 kernel void masked(global const int *a, global int *out) {
     int i = get_global_id(0);
-    int v = a[i];
-    if (v % 3 == 0) return;
-    if (v > 10) out[i] = v * 2; else out[i] = v - 7;
+    for (int r = 0; r < 1; r++) {
+        int v = a[i];
+        if (v % 3 == 0) return;
+        if (v > 10) out[i] = v * 2; else out[i] = v - 7;
+    }
 }";
 
 #[test]

@@ -8,7 +8,10 @@
 //! varying variables a loop reads, writes or declares (an `int` written only by its
 //! declaration counts none: those are the ids and affine functions of them, kept as a
 //! base and a stride), plus one for the mask of a loop of varying condition. A row
-//! without loops gets U = 4: its step's fixed work is paid once per 16 items.
+//! without loops keeps U = 1: its work is a few memory accesses per item, so more
+//! chains in flight gain nothing (16 cores: vector add, triad and the gray row ran as
+//! fast with U = 1 as with 4), while the row function would hold five copies of its body
+//! and cost that much more build time.
 //!
 //! Bodies of more than [`MAX_EXPRESSIONS`] expressions keep U = 1: the row function
 //! holds U + 1 copies of the body (the remainder's step of 4 items is one), and a large
@@ -60,8 +63,10 @@ pub(super) fn groups(v: &VecLower, body: &[Stmt]) -> usize {
     if expressions > MAX_EXPRESSIONS {
         return 1;
     }
-    let live = live_registers(v, body);
-    rule(live)
+    match live_registers(v, body) {
+        Some(live) => rule(live),
+        None => 1,
+    }
 }
 
 /// U for `live` registers per group (see the module's doc).
@@ -70,9 +75,10 @@ fn rule(live: usize) -> usize {
     [4, 2].into_iter().find(|u| u * live <= room).unwrap_or(1)
 }
 
-/// The largest number of vector registers a loop of `body` keeps per group.
-fn live_registers(v: &VecLower, body: &[Stmt]) -> usize {
-    let mut most = 0;
+/// The largest number of vector registers a loop of `body` keeps per group; `None` when
+/// `body` has no loop.
+fn live_registers(v: &VecLower, body: &[Stmt]) -> Option<usize> {
+    let mut most = None;
     visit::for_each_stmt(body, &mut |s| {
         if let StmtKind::Loop {
             cond,
@@ -100,7 +106,7 @@ fn live_registers(v: &VecLower, body: &[Stmt]) -> usize {
             if !v.uniform_loop_statement(s) {
                 live += 1;
             }
-            most = most.max(live);
+            most = Some(most.map_or(live, |m: usize| m.max(live)));
         }
     });
     most

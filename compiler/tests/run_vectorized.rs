@@ -924,8 +924,8 @@ fn a_varying_record_runs_scalar_with_the_reason() {
     let why = k.vectorized.clone().expect_err("not vectorized");
     assert_eq!(
         why,
-        "'p' is a varying struct pair (only scalars and vectors of int, uint or float are \
-         vectorized yet)"
+        "'p' is a varying struct pair (only scalars and vectors other than half are vectorized \
+         yet)"
     );
     let k = kernel(SOURCE, "vadd", true);
     assert_eq!(

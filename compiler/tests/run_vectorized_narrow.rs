@@ -5,79 +5,8 @@
 
 mod common;
 
-use common::{compile_scalar_only, run_1d};
-
-/// An integer type of at most 32 bits: its OpenCL name, width and signedness.
-#[derive(Clone, Copy, Debug)]
-struct Int {
-    name: &'static str,
-    bits: u32,
-    signed: bool,
-}
-
-const fn int(name: &'static str, bits: u32, signed: bool) -> Int {
-    Int { name, bits, signed }
-}
-
-const CHAR: Int = int("char", 8, true);
-const UCHAR: Int = int("uchar", 8, false);
-const SHORT: Int = int("short", 16, true);
-const USHORT: Int = int("ushort", 16, false);
-const INT: Int = int("int", 32, true);
-const UINT: Int = int("uint", 32, false);
-const NARROW: [Int; 4] = [CHAR, UCHAR, SHORT, USHORT];
-
-impl Int {
-    fn bytes(self) -> usize {
-        self.bits as usize / 8
-    }
-    fn range(self) -> (i64, i64) {
-        if self.signed {
-            (-(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1)
-        } else {
-            (0, (1 << self.bits) - 1)
-        }
-    }
-    /// `v`'s low bits as a value of this type (C's conversion to it).
-    fn wrap(self, v: i64) -> i64 {
-        let low = v & ((1i64 << self.bits) - 1);
-        if self.signed && low >> (self.bits - 1) == 1 {
-            low - (1 << self.bits)
-        } else {
-            low
-        }
-    }
-    /// `v` clamped to this type's range (`convert_T_sat`).
-    fn sat(self, v: i64) -> i64 {
-        let (lo, hi) = self.range();
-        v.clamp(lo, hi)
-    }
-    /// A float converted to this type as clift converts it: towards zero, saturating, NaN
-    /// to 0 (the non-saturating conversion of a value out of range is undefined; clift
-    /// saturates it too).
-    fn of_float(self, x: f32) -> i64 {
-        let t = x.trunc();
-        if t.is_nan() { 0 } else { self.sat(t as i64) }
-    }
-    /// The little-endian bytes of `values` as elements of this type.
-    fn encode(self, values: &[i64]) -> Vec<u8> {
-        values
-            .iter()
-            .flat_map(|v| v.to_le_bytes()[..self.bytes()].to_vec())
-            .collect()
-    }
-    /// The elements of this type in `bytes`.
-    fn decode(self, bytes: &[u8]) -> Vec<i64> {
-        bytes
-            .chunks(self.bytes())
-            .map(|c| {
-                let mut b = [0u8; 8];
-                b[..c.len()].copy_from_slice(c);
-                self.wrap(i64::from_le_bytes(b))
-            })
-            .collect()
-    }
-}
+use common::ints::{CHAR, INT, Int, NARROW, SHORT, UCHAR, UINT, USHORT};
+use common::{compile_scalar_only, run_both_ways};
 
 fn float_bytes(xs: &[f32]) -> Vec<u8> {
     xs.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -106,45 +35,6 @@ fn values(n: usize, t: Int, seed: u64) -> Vec<i64> {
 /// 13, 6).
 const RANGES: [(usize, usize); 4] = [(64, 64), (37, 37), (39, 13), (36, 6)];
 const N: usize = 64;
-
-/// Runs kernel `name` of `source` vectorized and scalar over every range of [`RANGES`] with
-/// the buffers `inputs`, output buffers of `outputs` bytes and the values `values`; the
-/// outputs (the same both ways, byte for byte) per range.
-fn both(
-    source: &str,
-    name: &str,
-    inputs: &[Vec<u8>],
-    outputs: &[usize],
-    values: &[u64],
-) -> Vec<Vec<Vec<u8>>> {
-    let kernels: Vec<_> = [true, false]
-        .map(|scalar_only| {
-            let all = compile_scalar_only(source, scalar_only);
-            all.into_iter()
-                .find(|k| k.name == name)
-                .expect("the kernel")
-        })
-        .into();
-    assert_eq!(kernels[1].vectorized, Ok(4), "{name}");
-    let mut per_range = Vec::new();
-    for (global, local) in RANGES {
-        let mut results = Vec::new();
-        for k in &kernels {
-            let mut buffers: Vec<Vec<u8>> = inputs.to_vec();
-            buffers.extend(outputs.iter().map(|&n| vec![0x5a; n]));
-            let mut args: Vec<u64> = buffers.iter_mut().map(|b| b.as_mut_ptr() as u64).collect();
-            args.extend(values);
-            run_1d(k, global, local, &args, 0);
-            results.push(buffers.split_off(inputs.len()));
-        }
-        assert_eq!(
-            results[0], results[1],
-            "{name} ({global}/{local}): vectorized and scalar differ"
-        );
-        per_range.push(results.pop().expect("two runs"));
-    }
-    per_range
-}
 
 /// How many of the `N` items a range ran.
 fn ran(r: usize) -> usize {
@@ -175,9 +65,10 @@ fn arithmetic_promotes_to_int_and_saturates_in_registers() {
             values(N, t, 1234567).into_iter().rev().collect::<Vec<_>>(),
         );
         let n = N * t.bytes();
-        let out = both(
+        let out = run_both_ways(
             OPS,
             &format!("ops_{}", t.name),
+            &RANGES,
             &[t.encode(&a), t.encode(&b)],
             &[n, n, n, n, N * 4, N * 4],
             &[],
@@ -241,9 +132,10 @@ fn conversions_between_narrow_and_32_bit_integers_wrap_or_saturate() {
     for (f, t) in pairs {
         let a = values(N, f, 99);
         let n = N * t.bytes();
-        let out = both(
+        let out = run_both_ways(
             CONVERSIONS,
             &format!("cross_{}_{}", f.name, t.name),
+            &RANGES,
             &[f.encode(&a)],
             &[n, n],
             &[],
@@ -305,9 +197,10 @@ fn conversions_of_float_round_and_clamp_as_the_scalar_code() {
     }
     for t in NARROW {
         let n = N * t.bytes();
-        let out = both(
+        let out = run_both_ways(
             CONVERSIONS,
             &format!("float_{}", t.name),
+            &RANGES,
             &[float_bytes(&xs)],
             &[n, n, n, n, N * 4],
             &[],
@@ -355,9 +248,10 @@ kernel void masked(global const uchar *a, global const short *s, global uchar *o
 fn masked_stores_loops_and_group_remainders() {
     let a = values(N, UCHAR, 5);
     let s = values(N, SHORT, 77);
-    for (r, o) in both(
+    for (r, o) in run_both_ways(
         MASKED,
         "masked",
+        &RANGES,
         &[UCHAR.encode(&a), SHORT.encode(&s)],
         &[N, N * 2],
         &[N as u64],
@@ -429,9 +323,10 @@ fn bytes_are_loaded_widened_and_stored_packed_without_lane_moves() {
         values(N, UCHAR, 2),
         values(N, UCHAR, 3),
     );
-    let out = both(
+    let out = run_both_ways(
         GRAY,
         "gray",
+        &RANGES,
         &[UCHAR.encode(&r), UCHAR.encode(&g), UCHAR.encode(&b)],
         &[N],
         &[],
@@ -467,9 +362,10 @@ fn conversions_to_and_from_64_bits_go_through_register_pairs() {
             .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect()
     };
-    let out = both(
+    let out = run_both_ways(
         WIDE,
         "wide",
+        &RANGES,
         &[CHAR.encode(&c), USHORT.encode(&u), longs(&l)],
         &[N * 8, N * 8, N * 8, N, N * 2],
         &[],

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test crate uses part of it
 
+pub mod ints;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -139,4 +141,45 @@ pub fn cl_files(dir: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// Runs kernel `name` of `source` vectorized and with the vectorizer off over each
+/// `(global, local)` of `ranges`, with the buffers `inputs`, output buffers of `outputs`
+/// bytes (filled with 0x5a) and the values `values` after them; asserts that it has a
+/// vectorized row and that both runs write the same bytes; the outputs per range.
+pub fn run_both_ways(
+    source: &str,
+    name: &str,
+    ranges: &[(usize, usize)],
+    inputs: &[Vec<u8>],
+    outputs: &[usize],
+    values: &[u64],
+) -> Vec<Vec<Vec<u8>>> {
+    let kernels: Vec<_> = [true, false]
+        .map(|scalar_only| {
+            compile_scalar_only(source, scalar_only)
+                .into_iter()
+                .find(|k| k.name == name)
+                .expect("the kernel")
+        })
+        .into();
+    assert_eq!(kernels[1].vectorized, Ok(4), "{name}");
+    let mut per_range = Vec::new();
+    for &(global, local) in ranges {
+        let mut results = Vec::new();
+        for k in &kernels {
+            let mut buffers: Vec<Vec<u8>> = inputs.to_vec();
+            buffers.extend(outputs.iter().map(|&n| vec![0x5a; n]));
+            let mut args: Vec<u64> = buffers.iter_mut().map(|b| b.as_mut_ptr() as u64).collect();
+            args.extend(values);
+            run_1d(k, global, local, &args, 0);
+            results.push(buffers.split_off(inputs.len()));
+        }
+        assert_eq!(
+            results[0], results[1],
+            "{name} ({global}/{local}): vectorized and scalar differ"
+        );
+        per_range.push(results.pop().expect("two runs"));
+    }
+    per_range
 }

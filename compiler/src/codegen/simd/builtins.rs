@@ -8,6 +8,7 @@ use super::super::func::{Result, constant_dimension};
 use super::WIDTH;
 use super::lower::VecLower;
 use super::narrow::{narrow_scalar, narrow_val};
+use super::narrow_vec::narrow_soa;
 use super::pair::{Pair, pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{BuiltinFunction as F, BuiltinId, Expr};
@@ -220,7 +221,10 @@ impl VecLower<'_, '_> {
     fn vector_memory(&mut self, e: &Expr, f: F, args: &[Expr]) -> Result<VVal> {
         let store = f == F::Vstore;
         let vty = if store { &args[0].ty } else { &e.ty };
-        let n = soa_type(vty).or_else(|| soa_pair_type(vty)).map(|(_, n)| n);
+        let n = soa_type(vty)
+            .or_else(|| soa_pair_type(vty))
+            .map(|(_, n)| n)
+            .or_else(|| narrow_soa(vty).map(|(_, n)| n));
         if args.len() != 2 + usize::from(store) || !n.is_some_and(|n| matches!(n, 2 | 4 | 8 | 16)) {
             return self.per_lane(e);
         }

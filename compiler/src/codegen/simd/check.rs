@@ -41,10 +41,11 @@ pub(super) fn vectorizable(f: &tir::Function, uniform: &HashSet<LocalId>) -> Res
             Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half => {}
             Type::Pointer(_) => {}
             ty if super::value::soa_type(ty).is_some() => {}
+            ty if super::narrow_vec::narrow_soa(ty).is_some() => {}
             ty if super::pair::soa_pair_type(ty).is_some() => {}
             ty => {
                 return Err(format!(
-                    "'{}' is a varying {ty} (only scalars and vectors of int, uint or float are vectorized yet)",
+                    "'{}' is a varying {ty} (only scalars and vectors other than half are vectorized yet)",
                     local.name
                 ));
             }

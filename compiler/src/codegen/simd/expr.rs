@@ -8,10 +8,12 @@ use cranelift_codegen::ir::{self, InstBuilder, InstructionData, Opcode, Value, t
 use cranelift_frontend::Variable;
 
 use super::super::func::{Lanes, Result, constant_dimension};
+use super::super::ops::clif_type;
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
 use super::narrow::narrow_scalar;
+use super::narrow_vec::narrow_soa;
 use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{
@@ -231,6 +233,11 @@ impl VecLower<'_, '_> {
                         .collect();
                     Ok(VVal::S(cs))
                 }
+                (UnaryOp::Neg | UnaryOp::BitNot, None) if narrow_soa(&operand.ty).is_some() => {
+                    let (s, n) = narrow_soa(&operand.ty).expect("matched");
+                    let v = self.vexpr(operand)?;
+                    Ok(self.narrow_vec_unary(*op == UnaryOp::Neg, &v, s, n))
+                }
                 (UnaryOp::Neg, None) if pair_type(&operand.ty) == Some(types::F64X2) => {
                     let v = self.vexpr(operand)?;
                     let p = self.pair(&v, types::F64X2);
@@ -379,6 +386,11 @@ impl VecLower<'_, '_> {
                     VVal::S(cs)
                 })
             }
+            ExprKind::Swizzle { base, lanes } if narrow_soa(&base.ty).is_some() => {
+                let (s, n) = narrow_soa(&base.ty).expect("matched");
+                let v = self.vexpr(base)?;
+                Ok(self.narrow_swizzle(&v, s, n, lanes))
+            }
             ExprKind::Swizzle { base, lanes } if soa_pair_type(&base.ty).is_some() => {
                 let (pt, n) = soa_pair_type(&base.ty).expect("matched");
                 let v = self.vexpr(base)?;
@@ -447,6 +459,29 @@ impl VecLower<'_, '_> {
                 let x = self.vector(&v, vt);
                 Ok(VVal::S(vec![x; n]))
             }
+            ExprKind::VectorLiteral(parts) if narrow_soa(&e.ty).is_some() => {
+                let (s, _) = narrow_soa(&e.ty).expect("matched");
+                let mut cs = Vec::new();
+                for p in parts {
+                    let v = self.vexpr(p)?;
+                    match narrow_soa(&p.ty) {
+                        Some((_, n)) => {
+                            cs.extend((0..n).map(|c| self.narrow_component(&v, c, s)));
+                        }
+                        None => cs.push(self.narrow_reg(&v, s)),
+                    }
+                }
+                Ok(VVal::NS(cs, clif_type(s)))
+            }
+            ExprKind::Convert {
+                kind: ConvertKind::Splat,
+                operand,
+            } if narrow_soa(&e.ty).is_some() => {
+                let (s, n) = narrow_soa(&e.ty).expect("matched");
+                let v = self.vexpr(operand)?;
+                let x = self.narrow_reg(&v, s);
+                Ok(VVal::NS(vec![x; n], clif_type(s)))
+            }
             ExprKind::Comma { lhs, rhs } => {
                 self.vexpr(lhs)?;
                 self.vexpr(rhs)
@@ -498,6 +533,15 @@ impl VecLower<'_, '_> {
                 } else {
                     VVal::S(picked)
                 }
+            }
+            PlaceKind::Lanes { vector, lanes }
+                if narrow_soa(&vector.ty.ty).is_some() && !self.place_uniform(vector) =>
+            {
+                let (s, n) = narrow_soa(&vector.ty.ty).expect("matched");
+                let Some(v) = self.load_place(vector)? else {
+                    return Ok(None);
+                };
+                self.narrow_swizzle(&v, s, n, lanes)
             }
             PlaceKind::Lanes { vector, lanes }
                 if soa_pair_type(&vector.ty.ty).is_some() && !self.place_uniform(vector) =>
@@ -809,6 +853,11 @@ impl VecLower<'_, '_> {
                 return Ok(VVal::V(register_op(self.l.b.ins(), op, float, x, y)));
             }
         }
+        if let Some((s, n)) = narrow_soa(operand_ty)
+            && let Some(r) = self.narrow_vec_binary(op, &a, &b, s, n, result_ty)
+        {
+            return Ok(r);
+        }
         // Vectors of registers: component by component (arithmetic only: comparisons of
         // vectors give -1/0 masks, left to the lanes).
         if let (Some((_, n)), true) = (soa_type(operand_ty), operand_ty == result_ty)
@@ -874,6 +923,9 @@ impl VecLower<'_, '_> {
             return Ok(v);
         }
         let (Some(fs), Some(ts)) = (from.scalar(), to.scalar()) else {
+            if let Some(r) = self.convert_components(&v, from, to, how)? {
+                return Ok(r);
+            }
             return self.convert_per_lane(v, from, to, how);
         };
         let plain = matches!(how, None | Some((false, Rounding::Default)));
@@ -1014,6 +1066,7 @@ pub(super) fn memory_scalar(ty: &Type) -> bool {
         || matches!(ty, Type::Pointer(_))
         || soa_type(ty).is_some()
         || super::pair::soa_pair_type(ty).is_some()
+        || narrow_soa(ty).is_some()
 }
 
 /// The element type of a vector type (the type of one component).

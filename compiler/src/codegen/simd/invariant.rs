@@ -59,7 +59,7 @@ impl VecLower<'_, '_> {
             if self.vars.contains_key(&id) {
                 match self.get_local(id)? {
                     VVal::V(x) | VVal::N(x, _) => values.push(x),
-                    VVal::S(xs) => values.extend(xs),
+                    VVal::S(xs) | VVal::NS(xs, _) => values.extend(xs),
                     VVal::P(p) => values.extend(p),
                     VVal::SP(ps) => values.extend(ps.into_iter().flatten()),
                     _ => {}

@@ -9,9 +9,10 @@ use cranelift_frontend::Variable;
 
 use super::super::func::{Lanes, Lower, Result, Storage, unsupported};
 use super::super::item_context;
-use super::super::ops::lane_types;
+use super::super::ops::{clif_type, lane_types};
 use super::WIDTH;
 use super::narrow::{RegForm, narrow_scalar, narrow_val};
+use super::narrow_vec::narrow_soa;
 use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type};
 use crate::frontend::tir::{self, Block as TirBlock, Expr, ExprKind, LocalId, Stmt, StmtKind};
@@ -23,7 +24,8 @@ use crate::passes::analysis::{address_taken, place_root};
 pub(super) enum VarStore {
     /// One register.
     Vec(Variable),
-    /// One register per component (vector types).
+    /// One register per component (vector types; an `i32x4` of extended lanes each for
+    /// vectors of `char`..`ushort`).
     Soa(Vec<Variable>),
     /// Each work-item's lanes.
     Lanes(Vec<Vec<Variable>>),
@@ -570,7 +572,8 @@ impl<'a, 'b> VecLower<'a, 'b> {
             );
             return Ok(());
         }
-        let store = match (RegForm::of(&ty), soa_type(&ty)) {
+        let soa = soa_type(&ty).or_else(|| narrow_soa(&ty).map(|(_, n)| (types::I32X4, n)));
+        let store = match (RegForm::of(&ty), soa) {
             (Some(form), _) => VarStore::Vec(self.l.b.declare_var(form.reg_type())),
             (None, Some((vt, n))) => {
                 VarStore::Soa((0..n).map(|_| self.l.b.declare_var(vt)).collect())
@@ -614,7 +617,11 @@ impl<'a, 'b> VecLower<'a, 'b> {
             }
             Some(VarStore::Soa(vs)) => {
                 let vs = vs.clone();
-                VVal::S(vs.iter().map(|v| self.l.b.use_var(*v)).collect())
+                let cs = vs.iter().map(|v| self.l.b.use_var(*v)).collect();
+                match narrow_soa(&self.f.local(id).ty.ty) {
+                    Some((s, _)) => VVal::NS(cs, clif_type(s)),
+                    None => VVal::S(cs),
+                }
             }
             Some(VarStore::Pair(vs)) => {
                 let vs = *vs;
@@ -665,10 +672,16 @@ impl<'a, 'b> VecLower<'a, 'b> {
             }
             Some(VarStore::Soa(vs)) => {
                 let vs = vs.clone();
+                let narrow = narrow_soa(ty);
                 for (c, v) in vs.iter().enumerate() {
-                    let cur = self.l.b.use_var(*v);
-                    let vt = self.l.b.func.dfg.value_type(cur);
-                    let x = self.component(&value, c, vt);
+                    let x = match narrow {
+                        Some((s, _)) => self.narrow_component(&value, c, s),
+                        None => {
+                            let cur = self.l.b.use_var(*v);
+                            let vt = self.l.b.func.dfg.value_type(cur);
+                            self.component(&value, c, vt)
+                        }
+                    };
                     self.l.b.def_var(*v, x);
                 }
             }

@@ -7,10 +7,12 @@ use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::Variable;
 
 use super::super::func::{Lanes, PlaceRef, Result};
+use super::super::ops::clif_type;
 use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
 use super::narrow::RegForm;
+use super::narrow_vec::narrow_soa;
 use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, lane_order, soa_type};
 use crate::frontend::types::Type;
@@ -99,6 +101,7 @@ impl VecLower<'_, '_> {
         };
         let held = RegForm::of(ty).is_some()
             || soa_type(ty).is_some()
+            || narrow_soa(ty).is_some()
             || pair_type(ty).is_some()
             || soa_pair_type(ty).is_some();
         if scale != ty.size() as i64 || !held {
@@ -217,9 +220,13 @@ impl VecLower<'_, '_> {
     /// the first one's address and, where it is not known, whether they are (an `i8`,
     /// false also where some lane is inactive). `None`: not of a width loaded whole.
     fn soa_run(&mut self, addr: &VVal, ty: &Type) -> Option<(Option<Value>, Value)> {
-        let (_, n) = soa_type(ty)?;
+        let (n, width) = match (soa_type(ty), narrow_soa(ty)) {
+            (Some((_, n)), _) => (n, 4),
+            (None, Some((s, n))) => (n, u64::from(s.bits()) / 8),
+            _ => return None,
+        };
         // float3's 16 bytes hold 3 components: moved per lane.
-        if !matches!(n, 2 | 4 | 8 | 16) || ty.size() != n as u64 * 4 {
+        if !matches!(n, 2 | 4 | 8 | 16) || ty.size() != n as u64 * width {
             return None;
         }
         match *addr {
@@ -241,15 +248,15 @@ impl VecLower<'_, '_> {
         let Some((ok, first)) = self.soa_run(addr, ty) else {
             return Ok(None);
         };
-        let (vt, n) = soa_type(ty).expect("soa_run checked it");
         let Some(ok) = ok else {
-            return Ok(Some(VVal::S(self.load_transposed(first, vt, n))));
+            return Ok(Some(self.load_components(first, ty)));
         };
         // Where they are not consecutive (or some lane is inactive), the active lanes'
         // vectors are gathered into a buffer on the stack (zeros for the others) and read
         // from there: the two paths meet with one address, not with a register per
         // component, which would all be live at the join (spilled, for 16 of them).
         let size = ty.size() as u32;
+        let width = ty.element().map_or(4, |s| s.bits() / 8);
         let slot = self.l.b.create_sized_stack_slot(ir::StackSlotData::new(
             ir::StackSlotKind::ExplicitSlot,
             size * WIDTH as u32,
@@ -271,7 +278,7 @@ impl VecLower<'_, '_> {
         let buffer = self.l.b.ins().stack_addr(types::I64, slot, 0);
         for (k, lane) in lanes.iter().enumerate() {
             for (c, x) in lane.iter().enumerate() {
-                let offset = (k as u32 * size + 4 * c as u32) as i32;
+                let offset = (k as u32 * size + width * c as u32) as i32;
                 self.l
                     .b
                     .ins()
@@ -282,7 +289,24 @@ impl VecLower<'_, '_> {
         self.l.b.ins().jump(join, &[]);
         self.l.b.switch_to_block(join);
         let from = self.l.b.use_var(from);
-        Ok(Some(VVal::S(self.load_transposed(from, vt, n))))
+        Ok(Some(self.load_components(from, ty)))
+    }
+
+    /// The step's consecutive vectors of `ty` from `base` in registers, one per component.
+    fn load_components(&mut self, base: Value, ty: &Type) -> VVal {
+        if let Some((s, n)) = narrow_soa(ty) {
+            return VVal::NS(self.load_narrow_soa(base, s, n), clif_type(s));
+        }
+        let (vt, n) = soa_type(ty).expect("soa_run checked it");
+        VVal::S(self.load_transposed(base, vt, n))
+    }
+
+    /// Writes the components `cs` of the step's vectors of `ty` consecutively from `base`.
+    fn store_components(&mut self, base: Value, cs: &[Value], ty: &Type) {
+        match narrow_soa(ty) {
+            Some((s, _)) => self.store_narrow_soa(base, cs, s),
+            None => self.store_transposed(base, cs),
+        }
     }
 
     /// Writes vectors of `ty` where the step's are consecutive (as `load_soa` reads them);
@@ -291,10 +315,19 @@ impl VecLower<'_, '_> {
         let Some((ok, first)) = self.soa_run(addr, ty) else {
             return Ok(false);
         };
-        let (vt, n) = soa_type(ty).expect("soa_run checked it");
-        let cs: Vec<Value> = (0..n).map(|c| self.component(value, c, vt)).collect();
+        let (cs, held) = match narrow_soa(ty) {
+            Some((s, n)) => {
+                let cs: Vec<Value> = (0..n).map(|c| self.narrow_component(value, c, s)).collect();
+                (cs.clone(), VVal::NS(cs, clif_type(s)))
+            }
+            None => {
+                let (vt, n) = soa_type(ty).expect("soa_run checked it");
+                let cs: Vec<Value> = (0..n).map(|c| self.component(value, c, vt)).collect();
+                (cs.clone(), VVal::S(cs))
+            }
+        };
         let Some(ok) = ok else {
-            self.store_transposed(first, &cs);
+            self.store_components(first, &cs, ty);
             return Ok(true);
         };
         let (fast, slow, join) = (
@@ -304,11 +337,11 @@ impl VecLower<'_, '_> {
         );
         self.l.b.ins().brif(ok, fast, &[], slow, &[]);
         self.l.b.switch_to_block(fast);
-        self.store_transposed(first, &cs);
+        self.store_components(first, &cs, ty);
         self.l.b.ins().jump(join, &[]);
         self.l.b.switch_to_block(slow);
         let m = self.mask();
-        self.store_lanes(addr, &VVal::S(cs), ty, m)?;
+        self.store_lanes(addr, &held, ty, m)?;
         self.l.b.ins().jump(join, &[]);
         self.l.b.switch_to_block(join);
         Ok(true)

@@ -42,6 +42,7 @@ mod invariant;
 mod lower;
 mod memory;
 mod narrow;
+mod narrow_vec;
 mod pair;
 mod places;
 mod regions;

@@ -313,7 +313,7 @@ impl VecLower<'_, '_> {
 
     /// The low bits of `to` of each lane of `x`, extended again by `to`'s signedness
     /// (a 32-bit `to` keeps them all).
-    fn keep_low_bits(&mut self, x: Value, to: Scalar) -> Value {
+    pub(super) fn keep_low_bits(&mut self, x: Value, to: Scalar) -> Value {
         let bits = to.bits() as i64;
         if bits == 32 {
             return x;

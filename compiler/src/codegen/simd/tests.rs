@@ -47,7 +47,10 @@ fn what_is_declined_says_why() {
                 a[get_global_id(0)] = t[0];
             }"
         ),
-        Err("'t' is a varying int[2] (only scalars and vectors of int, uint or float are vectorized yet)".into())
+        Err(
+            "'t' is a varying int[2] (only scalars and vectors other than half are vectorized yet)"
+                .into()
+        )
     );
     assert_eq!(
         reason("kernel void k(global int *a) { a[get_global_id(1)] = 1; }"),

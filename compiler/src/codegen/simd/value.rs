@@ -6,9 +6,11 @@ use cranelift_codegen::ir::{
 };
 
 use super::super::func::Lanes;
+use super::super::ops::clif_type;
 use super::WIDTH;
 use super::lower::VecLower;
 use super::narrow::{narrow_scalar, narrow_val};
+use super::narrow_vec::narrow_soa;
 use super::pair::{Pair, pair_type, soa_pair_type};
 use crate::frontend::types::{Scalar, Type};
 
@@ -33,6 +35,10 @@ pub(super) enum VVal {
     /// work-item k's value extended to 32 bits by its type's signedness; the second field
     /// is the lane type the scalar lowering holds (`i8` or `i16`).
     N(Value, ir::Type),
+    /// A vector of `char`..`ushort` (`narrow_vec.rs`): one `i32x4` per component, each
+    /// as [`VVal::N`] holds a scalar (lane k: work-item k's component, extended); the
+    /// second field is the components' lane type (`i8` or `i16`).
+    NS(Vec<Value>, ir::Type),
     /// Each work-item's lanes, as the scalar lowering holds them.
     L(Vec<Lanes>),
     /// A vector-typed value (`float2`..`float16`, `int`/`uint` alike) as one register per
@@ -98,6 +104,16 @@ impl VecLower<'_, '_> {
                     vec![self.l.b.ins().ireduce(*t, wide)]
                 })
                 .collect(),
+            VVal::NS(cs, t) => (0..WIDTH as u8)
+                .map(|k| {
+                    cs.iter()
+                        .map(|c| {
+                            let wide = self.l.b.ins().extractlane(*c, k);
+                            self.l.b.ins().ireduce(*t, wide)
+                        })
+                        .collect()
+                })
+                .collect(),
             VVal::L(lanes) => lanes.clone(),
             VVal::P(p) => (0..WIDTH as usize)
                 .map(|k| vec![self.pair_lane(p, k)])
@@ -143,7 +159,12 @@ impl VecLower<'_, '_> {
             }
             VVal::V(x) => *x,
             VVal::N(x, _) if vt == types::I32X4 => *x,
-            VVal::Indexed { .. } | VVal::S(_) | VVal::P(_) | VVal::SP(_) | VVal::N(..) => {
+            VVal::Indexed { .. }
+            | VVal::S(_)
+            | VVal::P(_)
+            | VVal::SP(_)
+            | VVal::N(..)
+            | VVal::NS(..) => {
                 let lanes = self.lanes(v);
                 self.vector(&VVal::L(lanes), vt)
             }
@@ -204,6 +225,11 @@ impl VecLower<'_, '_> {
         {
             let xs: Vec<Value> = lanes.iter().map(|l| l[0]).collect();
             return self.widen_lanes(&xs, s);
+        }
+        if let Some((s, n)) = narrow_soa(ty)
+            && lanes.iter().all(|l| l.len() == n)
+        {
+            return self.widen_components(&lanes, s, n);
         }
         match vec_type(ty) {
             Some(vt) if lanes.iter().all(|l| l.len() == 1) => {
@@ -278,6 +304,16 @@ impl VecLower<'_, '_> {
                 })
                 .collect();
             return VVal::S(cs);
+        }
+        if let Some((s, n)) = narrow_soa(ty) {
+            let cs = (0..n)
+                .map(|c| {
+                    let a = self.narrow_component(&new, c, s);
+                    let b = self.narrow_component(&old, c, s);
+                    self.select_v(m, a, b)
+                })
+                .collect();
+            return VVal::NS(cs, clif_type(s));
         }
         if let Some(pt) = pair_type(ty) {
             let (a, b) = (self.pair(&new, pt), self.pair(&old, pt));

@@ -73,12 +73,10 @@ fn of32(b: &[u8]) -> Vec<i32> {
 const IMAGE: &str = r#"
 kernel void gray_threshold(global const uchar4 *in, global uchar *gray, global uchar4 *thr,
                            uchar t) {
-    int i = get_global_id(0);
-    uchar4 p = in[i];
-    float y = 0.299f * p.x + 0.587f * p.y + 0.114f * p.z;
-    uchar g = convert_uchar_sat(y + 0.5f);
-    gray[i] = g;
-    thr[i] = g > t ? (uchar4)(255, 255, 255, p.w) : (uchar4)(0, 0, 0, p.w);
+    uchar4 p = in[get_global_id(0)];
+    uchar g = convert_uchar_sat_rte(p.z * 0.114f + p.y * 0.587f + p.x * 0.299f);
+    gray[get_global_id(0)] = g;
+    thr[get_global_id(0)] = t < g ? (uchar4)(255, 255, 255, p.w) : (uchar4)(0, 0, 0, p.w);
 }
 
 kernel void brightness_contrast(global const uchar4 *in, global uchar4 *out,
@@ -106,7 +104,7 @@ kernel void box3(global const uchar4 *in, global uchar4 *out, int n) {
 
 /// One RGBA pixel's float as the kernels compute it (the same operations in order).
 fn luma(p: &[u8]) -> f32 {
-    0.299f32 * p[0] as f32 + 0.587f32 * p[1] as f32 + 0.114f32 * p[2] as f32
+    p[2] as f32 * 0.114f32 + p[1] as f32 * 0.587f32 + p[0] as f32 * 0.299f32
 }
 
 /// `convert_uchar_sat` of a float (towards zero; NaN 0) and its `_rte` form.
@@ -136,7 +134,7 @@ fn rgba_pixels_to_gray_and_threshold() {
         for (ran, o) in &out {
             for i in 0..*ran {
                 let p = &input[4 * i..4 * i + 4];
-                let g = sat_u8(luma(p) + 0.5);
+                let g = sat_u8_rte(luma(p));
                 assert_eq!(o[0][i], g, "gray of item {i}: {p:?}");
                 let v = if g > t { 255 } else { 0 };
                 assert_eq!(

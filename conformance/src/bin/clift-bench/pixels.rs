@@ -1,6 +1,7 @@
-//! An 8-bit image kernel (planar RGB bytes to gray bytes, saturating), for every driver in
-//! the same run: the `char`/`short` path of clift's work-item vectorizer
-//! (compiler/src/codegen/simd/narrow.rs) against PoCL's.
+//! 8-bit image kernels, for every driver in the same run: planar RGB bytes to gray bytes
+//! (the `char`/`short` scalars of clift's work-item vectorizer,
+//! compiler/src/codegen/simd/narrow.rs) and RGBA `uchar4` pixels through brightness and
+//! contrast (its vectors of them, narrow_vec.rs), against PoCL's.
 
 use crate::driver::{Driver, per_driver};
 use crate::kernels::{Bench, best};
@@ -11,6 +12,13 @@ kernel void gray(global const uchar *r, global const uchar *g, global const ucha
                  global uchar *out) {
     size_t i = get_global_id(0);
     out[i] = convert_uchar_sat(0.299f * r[i] + 0.587f * g[i] + 0.114f * b[i] + 0.5f);
+}
+
+kernel void rgba(global const uchar4 *in, global uchar4 *out, float gain, float bias) {
+    size_t i = get_global_id(0);
+    uchar4 p = in[i];
+    float4 f = convert_float4(p) * gain + bias;
+    out[i] = (uchar4)(convert_uchar3_sat_rte(f.xyz), p.w);
 }
 "#;
 
@@ -38,6 +46,33 @@ pub fn run(drivers: &[Driver], reps: usize, section: &'static str, table: &mut T
         "Mpixel/s",
         Better::Higher,
         gray,
+        None,
+    );
+    let rgba = per_driver(drivers, &|d| {
+        let bench = Bench::build(d, SOURCE)?;
+        let k = bench.kernel("rgba")?;
+        let (input, output) = (d.buffer(4 * n)?, d.buffer(4 * n)?);
+        // Real pixels (not the zero page a buffer without data reads).
+        let pixels: Vec<u8> = (0..4 * n).map(|i| (i * 37 % 251) as u8).collect();
+        if d.write(input, &pixels, true) != 0 {
+            return Err("writing the pixels failed".into());
+        }
+        bench.arg(k, 0, &input);
+        bench.arg(k, 1, &output);
+        bench.arg(k, 2, &1.25f32);
+        bench.arg(k, 3, &-10.0f32);
+        bench.run(k, &[n], None)?;
+        let t = best(reps, || bench.run(k, &[n], None))?;
+        d.release(input);
+        d.release(output);
+        Ok(n as f64 / t / 1e6)
+    });
+    table.add(
+        section,
+        format!("RGBA uchar4 brightness/contrast (saturating), {w}x{h}"),
+        "Mpixel/s",
+        Better::Higher,
+        rgba,
         None,
     );
 }

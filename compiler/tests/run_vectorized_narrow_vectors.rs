@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::ints::{CHAR, SHORT, UCHAR, USHORT};
+use common::ints::{CHAR, Int, SHORT, UCHAR, USHORT};
 use common::run_both_ways;
 
 /// Work-items and group sizes: whole steps, and groups with a remainder.
@@ -344,6 +344,95 @@ fn elementwise_operators_wrap_in_the_element_type() {
                 assert_eq!(got[5][j], e.wrap(if x < y { -1 } else { 0 }), "less {what}");
                 let picked = if (j / n) % 3 != 1 { x } else { e.wrap(y + 1) };
                 assert_eq!(got[6][j], picked, "picked {what}");
+            }
+        }
+    }
+}
+
+/// The integer functions of 6.12.3 with register forms for `char`..`ushort` (`narrow.rs`),
+/// on scalars and on vectors (`U`: the unsigned type `abs` gives); the hint as in
+/// [`ELEMENTWISE`].
+const INTEGER_FUNCTIONS: &str = r#"
+#define FNS(T, U) \
+kernel __attribute__((vec_type_hint(char))) void fns_##T(global const T *a, global const T *b, global const T *c, \
+                    global T *adds, global T *subs, global T *mads, global T *hadds, \
+                    global T *rhadds, global T *his, global U *abss, global U *diffs, \
+                    global T *clamps) { \
+    int i = get_global_id(0); \
+    T x = a[i], y = b[i], z = c[i]; \
+    adds[i] = add_sat(x, y); \
+    subs[i] = sub_sat(x, y); \
+    mads[i] = mad_sat(x, y, z); \
+    hadds[i] = hadd(x, y); \
+    rhadds[i] = rhadd(x, y); \
+    his[i] = mul_hi(x, y); \
+    abss[i] = abs(x); \
+    diffs[i] = abs_diff(x, y); \
+    clamps[i] = clamp(x, min(y, z), max(y, z)); \
+}
+FNS(char, uchar) FNS(uchar, uchar) FNS(short, ushort) FNS(ushort, ushort)
+FNS(char4, uchar4) FNS(uchar4, uchar4) FNS(short8, ushort8) FNS(ushort2, ushort2)
+FNS(char16, uchar16)
+"#;
+
+#[test]
+fn integer_functions_saturate_halve_and_take_magnitudes_in_registers() {
+    for (e, n) in [
+        (CHAR, 1),
+        (UCHAR, 1),
+        (SHORT, 1),
+        (USHORT, 1),
+        (CHAR, 4),
+        (UCHAR, 4),
+        (SHORT, 8),
+        (USHORT, 2),
+        (CHAR, 16),
+    ] {
+        let name = match n {
+            1 => e.name.to_string(),
+            _ => format!("{}{n}", e.name),
+        };
+        let count = n * N;
+        let input = |seed| match e.bits {
+            8 => bytes(count, seed),
+            _ => le16(&shorts(count, seed)),
+        };
+        let (ra, rb, rc) = (input(21), input(22), input(23));
+        let size = count * e.bytes();
+        let out = both(
+            INTEGER_FUNCTIONS,
+            &format!("fns_{name}"),
+            &[ra.clone(), rb.clone(), rc.clone()],
+            &[size; 9],
+            &[],
+        );
+        let (a, b, c) = (e.decode(&ra), e.decode(&rb), e.decode(&rc));
+        let unsigned = Int { signed: false, ..e };
+        let bits = e.bits;
+        for (ran, o) in out {
+            let got: Vec<Vec<i64>> = o
+                .iter()
+                .enumerate()
+                .map(|(k, x)| {
+                    if k == 6 || k == 7 {
+                        unsigned.decode(x)
+                    } else {
+                        e.decode(x)
+                    }
+                })
+                .collect();
+            for j in 0..ran * n {
+                let (x, y, z) = (a[j], b[j], c[j]);
+                let what = format!("{name} element {j}: {x} {y} {z}");
+                assert_eq!(got[0][j], e.sat(x + y), "add_sat {what}");
+                assert_eq!(got[1][j], e.sat(x - y), "sub_sat {what}");
+                assert_eq!(got[2][j], e.sat(x * y + z), "mad_sat {what}");
+                assert_eq!(got[3][j], (x + y) >> 1, "hadd {what}");
+                assert_eq!(got[4][j], (x + y + 1) >> 1, "rhadd {what}");
+                assert_eq!(got[5][j], (x * y) >> bits, "mul_hi {what}");
+                assert_eq!(got[6][j], x.abs(), "abs {what}");
+                assert_eq!(got[7][j], (x - y).abs(), "abs_diff {what}");
+                assert_eq!(got[8][j], x.clamp(y.min(z), y.max(z)), "clamp {what}");
             }
         }
     }

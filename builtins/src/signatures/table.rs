@@ -188,15 +188,12 @@ Ff native_sqrt(Ff)
 Ff native_tan(Ff)
 
 # 6.12.3 Integer functions
-@ pure
+@ pure vector
 U abs(I)
 U abs_diff(I, I)
-@ pure vector
 I add_sat(I, I)
-@ pure
 I hadd(I, I)
 I rhadd(I, I)
-@ pure vector
 I clamp(I, I, I)
 In clamp(In, S, S)
 @ pure
@@ -205,14 +202,14 @@ I clz(I)
 @ pure
 I ctz(I)
 I mad_hi(I, I, I)
-I mad_sat(I, I, I)
 @ pure vector
+I mad_sat(I, I, I)
 I max(I, I)
 In max(In, S)
 I min(I, I)
 In min(In, S)
-@ pure
 I mul_hi(I, I)
+@ pure
 I rotate(I, I)
 @ pure vector
 I sub_sat(I, I)

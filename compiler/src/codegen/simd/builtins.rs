@@ -7,7 +7,6 @@ use cranelift_codegen::ir::{self, InstBuilder, Value, types};
 use super::super::func::{Result, constant_dimension};
 use super::WIDTH;
 use super::lower::VecLower;
-use super::narrow::{narrow_scalar, narrow_val};
 use super::narrow_vec::narrow_soa;
 use super::pair::{Pair, pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
@@ -108,17 +107,8 @@ impl VecLower<'_, '_> {
         if let Some((pt, n)) = pair {
             return self.pair_builtin(e, f, args, pt, n);
         }
-        if let Some(s) = narrow_scalar(&e.ty)
-            && args.iter().all(|a| a.ty == e.ty)
-            && matches!(f, F::AddSat | F::SubSat | F::Min | F::Max | F::Clamp)
-        {
-            let mut xs = Vec::with_capacity(args.len());
-            for a in args {
-                let v = self.vexpr(a)?;
-                xs.push(self.narrow_reg(&v, s));
-            }
-            let r = self.narrow_builtin(f, &xs, s).expect("matched");
-            return Ok(narrow_val(r, s));
+        if let Some(r) = self.narrow_builtin_call(e, f, args)? {
+            return Ok(r);
         }
         let (vt, n) = match (vec_type(&e.ty), soa_type(&e.ty)) {
             (Some(vt), _) => (vt, 0),

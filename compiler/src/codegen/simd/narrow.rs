@@ -21,11 +21,11 @@
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
 
-use super::super::func::Lanes;
+use super::super::func::{Lanes, Result};
 use super::super::ops::clif_type;
 use super::lower::VecLower;
 use super::value::{VVal, lane_order, vec_type};
-use crate::frontend::tir::{BuiltinFunction as F, Rounding};
+use crate::frontend::tir::{BuiltinFunction as F, Expr, Rounding};
 use crate::frontend::types::{Scalar, Type};
 
 /// The scalar type of a varying value held widened in an `i32x4` ([`VVal::N`]).
@@ -327,11 +327,14 @@ impl VecLower<'_, '_> {
         }
     }
 
-    /// The register form of a builtin on narrow values of type `s` (every argument of `s`):
-    /// `add_sat`/`sub_sat` exactly in 32 bits and clamped, `min`/`max`/`clamp` as on
-    /// `int` (the lanes are extended, so signed order is the type's order). `None`: not
-    /// one of those.
+    /// The register form of a builtin on narrow values of type `s` (every argument of `s`),
+    /// exact in the 32-bit lanes (the extended values' sums, differences and products
+    /// fit): `add_sat`/`sub_sat`/`mad_sat` clamped, `hadd`/`rhadd` and `mul_hi` shifted,
+    /// `abs`/`abs_diff` (of the unsigned type of `s`'s width: the magnitude fits it),
+    /// `min`/`max`/`clamp` as on `int` (the lanes are extended, so signed order is the
+    /// type's order). `None`: not one of those.
     pub(super) fn narrow_builtin(&mut self, f: F, xs: &[Value], s: Scalar) -> Option<Value> {
+        let (lo, hi) = range(s);
         Some(match f {
             F::AddSat | F::SubSat => {
                 let r = if f == F::AddSat {
@@ -340,11 +343,109 @@ impl VecLower<'_, '_> {
                     self.l.b.ins().isub(xs[0], xs[1])
                 };
                 // The exact result lies within twice the type's range: a signed clamp.
-                let (lo, hi) = range(s);
                 self.clamp_lanes(r, true, (2 * lo - hi, 2 * hi - lo), (lo, hi))
+            }
+            F::MadSat => {
+                let p = self.l.b.ins().imul(xs[0], xs[1]);
+                let r = self.l.b.ins().iadd(p, xs[2]);
+                // Signed: within ±2^30 + 2^15. Unsigned: at most 65535² + 65535 < 2^32,
+                // never below 0, so an unsigned clamp of the top.
+                let from = if s.is_signed() {
+                    (i64::from(i32::MIN), i64::from(i32::MAX))
+                } else {
+                    (0, i64::from(u32::MAX))
+                };
+                self.clamp_lanes(r, s.is_signed(), from, (lo, hi))
+            }
+            F::Hadd | F::Rhadd => {
+                let mut r = self.l.b.ins().iadd(xs[0], xs[1]);
+                if f == F::Rhadd {
+                    let one = self.splat_i32(1);
+                    r = self.l.b.ins().iadd(r, one);
+                }
+                // The sum is exact: shifted, it is the floor of the half, as (x + y) >> 1
+                // without overflow.
+                self.l.b.ins().sshr_imm_s(r, 1)
+            }
+            F::MulHi => {
+                let p = self.l.b.ins().imul(xs[0], xs[1]);
+                let bits = i64::from(s.bits());
+                if s.is_signed() {
+                    self.l.b.ins().sshr_imm_s(p, bits)
+                } else {
+                    // ushort: up to 0xfffe0001, above i32::MAX.
+                    self.l.b.ins().ushr_imm_s(p, bits)
+                }
+            }
+            F::Abs if s.is_signed() => self.l.b.ins().iabs(xs[0]),
+            F::Abs => xs[0],
+            F::AbsDiff => {
+                let d = self.l.b.ins().isub(xs[0], xs[1]);
+                self.l.b.ins().iabs(d)
             }
             F::Min | F::Max | F::Clamp => self.simd_builtin(f, xs, false, true),
             _ => return None,
         })
+    }
+
+    /// A builtin of [`narrow_builtin`](Self::narrow_builtin)'s on narrow scalars or on
+    /// vectors of them (component by component), every argument of one type; `None`
+    /// where it is not one (the caller goes on: other forms, or per lane).
+    pub(super) fn narrow_builtin_call(
+        &mut self,
+        e: &Expr,
+        f: F,
+        args: &[Expr],
+    ) -> Result<Option<VVal>> {
+        let of = |ty: &Type| {
+            narrow_scalar(ty)
+                .map(|s| (s, 0))
+                .or_else(|| super::narrow_vec::narrow_soa(ty))
+        };
+        let (Some((s, n)), Some((rs, rn))) = (args.first().and_then(|a| of(&a.ty)), of(&e.ty))
+        else {
+            return Ok(None);
+        };
+        // abs and abs_diff give the unsigned type of the arguments' width.
+        let result_ok = match f {
+            F::Abs | F::AbsDiff => rs.bits() == s.bits() && !rs.is_signed(),
+            _ => rs == s,
+        };
+        let forms = matches!(
+            f,
+            F::AddSat
+                | F::SubSat
+                | F::MadSat
+                | F::Hadd
+                | F::Rhadd
+                | F::MulHi
+                | F::Abs
+                | F::AbsDiff
+                | F::Min
+                | F::Max
+                | F::Clamp
+        );
+        if !forms || !result_ok || rn != n || args.iter().any(|a| a.ty != args[0].ty) {
+            return Ok(None);
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.vexpr(a)?);
+        }
+        if n == 0 {
+            let xs: Vec<Value> = values.iter().map(|v| self.narrow_reg(v, s)).collect();
+            let r = self.narrow_builtin(f, &xs, s).expect("one of its forms");
+            return Ok(Some(narrow_val(r, rs)));
+        }
+        let cs = (0..n)
+            .map(|c| {
+                let xs: Vec<Value> = values
+                    .iter()
+                    .map(|v| self.narrow_component(v, c, s))
+                    .collect();
+                self.narrow_builtin(f, &xs, s).expect("one of its forms")
+            })
+            .collect();
+        Ok(Some(VVal::NS(cs, clif_type(rs))))
     }
 }

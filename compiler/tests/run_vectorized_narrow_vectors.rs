@@ -437,3 +437,60 @@ fn integer_functions_saturate_halve_and_take_magnitudes_in_registers() {
         }
     }
 }
+
+/// `as_T` between vectors of `char`/`short` and 32-bit words, both ways.
+const BITCASTS: &str = r#"
+kernel void words(global const uchar4 *px, global const uint *w, global uint *packed,
+                  global uchar4 *unpacked, global short2 *halves, global float4 *floats,
+                  global char16 *chars) {
+    int i = get_global_id(0);
+    uchar4 p = px[i];
+    packed[i] = as_uint(p) ^ 0x00ff00ffu;
+    unpacked[i] = as_uchar4(w[i] + 1u);
+    halves[i] = as_short2(as_char4(p) + (char4)1);
+    char16 c = (char16)(as_char4(p), as_char4(w[i]), (char4)(-128, 127, -1, 0), as_char4(p).wzyx);
+    floats[i] = as_float4(c);
+    chars[i] = as_char16(as_int4(c) + (int4)(1, 2, 3, 4));
+}
+"#;
+
+#[test]
+fn reinterpretations_move_the_bytes_of_32_bit_words() {
+    let px = bytes(4 * N, 31);
+    let w: Vec<u8> = bytes(4 * N, 32);
+    let word = |b: &[u8], i: usize| {
+        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    };
+    for (ran, o) in both(
+        BITCASTS,
+        "words",
+        &[px.clone(), w.clone()],
+        &[4 * N, 4 * N, 4 * N, 16 * N, 16 * N],
+        &[],
+    ) {
+        for i in 0..ran {
+            let p = &px[4 * i..4 * i + 4];
+            assert_eq!(
+                word(&o[0], i),
+                word(&px, i) ^ 0x00ff00ff,
+                "as_uint item {i}"
+            );
+            assert_eq!(
+                word(&o[1], i),
+                word(&w, i).wrapping_add(1),
+                "as_uchar4 item {i}"
+            );
+            let plus: Vec<u8> = p.iter().map(|b| b.wrapping_add(1)).collect();
+            assert_eq!(&o[2][4 * i..4 * i + 4], &plus[..], "as_short2 item {i}");
+            let mut c = p.to_vec();
+            c.extend_from_slice(&w[4 * i..4 * i + 4]);
+            c.extend_from_slice(&[0x80, 0x7f, 0xff, 0]);
+            c.extend(p.iter().rev());
+            assert_eq!(&o[3][16 * i..16 * i + 16], &c[..], "as_float4 item {i}");
+            let sums: Vec<u8> = (0..4)
+                .flat_map(|k| (word(&c, k).wrapping_add(k as u32 + 1)).to_le_bytes())
+                .collect();
+            assert_eq!(&o[4][16 * i..16 * i + 16], &sums[..], "as_char16 item {i}");
+        }
+    }
+}

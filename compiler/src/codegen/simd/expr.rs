@@ -13,7 +13,7 @@ use super::super::ops::lane_types;
 use super::WIDTH;
 use super::lower::VecLower;
 use super::narrow::narrow_scalar;
-use super::narrow_vec::narrow_soa;
+use super::narrow_vec::{bitcast_in_words, narrow_soa};
 use super::pair::{pair_type, soa_pair_type};
 use super::value::{VVal, soa_type, vec_type};
 use crate::frontend::tir::{
@@ -481,6 +481,15 @@ impl VecLower<'_, '_> {
                 let v = self.vexpr(operand)?;
                 let x = self.narrow_reg(&v, s);
                 Ok(VVal::NS(vec![x; n], clif_type(s)))
+            }
+            ExprKind::Convert {
+                kind: ConvertKind::Bitcast,
+                operand,
+            } if bitcast_in_words(&operand.ty, &e.ty) => {
+                let v = self.vexpr(operand)?;
+                Ok(self
+                    .bitcast_words(&v, &operand.ty, &e.ty)
+                    .expect("bitcast_in_words said so"))
             }
             ExprKind::Comma { lhs, rhs } => {
                 self.vexpr(lhs)?;

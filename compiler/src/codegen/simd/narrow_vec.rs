@@ -368,6 +368,112 @@ impl VecLower<'_, '_> {
     }
 }
 
+/// How a value of a type is held in 32-bit words for `as_T` ([`VecLower::bitcast_words`]):
+/// narrow components (`Some(element)`) or registers of 32-bit elements (`None`), and the
+/// number of components; `None` for other types (64-bit elements, 3-vectors, sizes that
+/// are not whole words).
+fn word_form(ty: &Type) -> Option<(Option<Scalar>, usize)> {
+    if let Some((s, n)) = narrow_soa(ty) {
+        return (n != 3 && (n * s.bits() as usize).is_multiple_of(32)).then_some((Some(s), n));
+    }
+    let n = match ty {
+        Type::Vector(_, 3) => return None,
+        Type::Vector(_, n) => usize::from(*n),
+        _ => 1,
+    };
+    match ty.element()? {
+        Scalar::Int | Scalar::UInt | Scalar::Float => Some((None, n)),
+        _ => None,
+    }
+}
+
+/// Whether `as_T` from `from` to `to` has the register form of
+/// [`VecLower::bitcast_words`]: both of whole words, one side narrow.
+pub(super) fn bitcast_in_words(from: &Type, to: &Type) -> bool {
+    matches!(
+        (word_form(from), word_form(to)),
+        (Some((f, _)), Some((t, _))) if f.is_some() || t.is_some()
+    )
+}
+
+impl VecLower<'_, '_> {
+    /// `as_T` between types of whole 32-bit words of which one side is a vector of
+    /// `char`..`ushort` (`as_uint(uchar4)`, `as_uchar16(float4)`, `as_char4(uchar4)`): each
+    /// word's narrow components masked, shifted to their bytes and combined, or taken out
+    /// of the word again (little-endian: component 0 is the low bytes). `None` where
+    /// [`bitcast_in_words`] is false.
+    pub(super) fn bitcast_words(&mut self, v: &VVal, from: &Type, to: &Type) -> Option<VVal> {
+        let ((fe, fnn), (te, tn)) = (word_form(from)?, word_form(to)?);
+        if fe.is_none() && te.is_none() {
+            return None;
+        }
+        let words: Vec<Value> = match fe {
+            Some(s) => {
+                let cs: Vec<Value> = (0..fnn).map(|c| self.narrow_component(v, c, s)).collect();
+                let per = 32 / s.bits() as usize;
+                let mask = self.splat_i32((1 << s.bits()) - 1);
+                cs.chunks(per)
+                    .map(|part| {
+                        let mut w: Option<Value> = None;
+                        for (t, &x) in part.iter().enumerate() {
+                            let low = self.l.b.ins().band(x, mask);
+                            let placed = match t {
+                                0 => low,
+                                t => self.l.b.ins().ishl_imm_s(low, (t as u32 * s.bits()) as i64),
+                            };
+                            w = Some(self.or_part(w, placed));
+                        }
+                        w.expect("a word has components")
+                    })
+                    .collect()
+            }
+            None => {
+                let vt = super::value::vec_type(&Type::Scalar(from.element()?))?;
+                let regs: Vec<Value> = match fnn {
+                    1 => vec![self.vector(v, vt)],
+                    n => (0..n).map(|c| self.component(v, c, vt)).collect(),
+                };
+                regs.into_iter()
+                    .map(|r| match vt {
+                        types::I32X4 => r,
+                        _ => self.l.b.ins().bitcast(types::I32X4, lane_order(), r),
+                    })
+                    .collect()
+            }
+        };
+        Some(match te {
+            Some(s) => {
+                let per = 32 / s.bits() as usize;
+                let cs = (0..tn)
+                    .map(|c| {
+                        let w = words[c / per];
+                        let shifted = match c % per {
+                            0 => w,
+                            t => self.l.b.ins().ushr_imm_s(w, (t as u32 * s.bits()) as i64),
+                        };
+                        self.keep_low_bits(shifted, s)
+                    })
+                    .collect();
+                VVal::NS(cs, clif_type(s))
+            }
+            None => {
+                let vt = super::value::vec_type(&Type::Scalar(to.element()?))?;
+                let regs: Vec<Value> = words
+                    .into_iter()
+                    .map(|w| match vt {
+                        types::I32X4 => w,
+                        _ => self.l.b.ins().bitcast(vt, lane_order(), w),
+                    })
+                    .collect();
+                match tn {
+                    1 => VVal::V(regs[0]),
+                    _ => VVal::S(regs),
+                }
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{elements_in, lane_byte};

@@ -794,3 +794,43 @@ fn elements_of_constant_arrays_at_varying_indices() {
         assert_eq!(value, expect, "item {i}");
     }
 }
+
+/// `uchar4` pixels live across a barrier (each item's frame) and through local memory.
+const PIXELS: &str = r#"
+kernel void neighbours(global const uchar4 *in, local uchar4 *t, global uchar4 *out) {
+    int l = get_local_id(0), n = get_local_size(0);
+    uchar4 p = in[get_global_id(0)];
+    t[l] = p;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uchar4 q = t[(l + 1) % n];
+    out[get_global_id(0)] = rhadd(p, q) ^ (uchar4)(0, 0x80, 0xff, 1);
+}
+"#;
+
+#[test]
+fn vectors_of_bytes_across_a_barrier() {
+    for group in [16usize, 13, 6] {
+        let n = group * 3;
+        let input: Vec<u8> = (0..4 * n).map(|i| (i * 73 % 256) as u8).collect();
+        let out = both(
+            PIXELS,
+            "neighbours",
+            [n, 1, 1],
+            [group, 1, 1],
+            &[Arg::Buffer(0), Arg::Local(group * 4), Arg::Buffer(1)],
+            &[input.clone(), vec![0; 4 * n]],
+        );
+        for g in 0..n {
+            let next = g - g % group + (g % group + 1) % group;
+            for (c, x) in [0u8, 0x80, 0xff, 1].into_iter().enumerate() {
+                let (p, q) = (u32::from(input[4 * g + c]), u32::from(input[4 * next + c]));
+                let want = ((p + q + 1) >> 1) as u8 ^ x;
+                assert_eq!(
+                    out[4 * g + c],
+                    want,
+                    "group {group}, item {g}, component {c}"
+                );
+            }
+        }
+    }
+}

@@ -133,9 +133,10 @@ fn check(
             Type::Scalar(s) | Type::Enum(_, s) if *s != Scalar::Half => {}
             Type::Pointer(_) => {}
             ty if soa_type(ty).is_some() => {}
+            ty if super::narrow_vec::narrow_soa(ty).is_some() => {}
             ty => {
                 return Err(format!(
-                    "'{}' is a varying {ty} (only scalars and vectors of up to 4 int, uint or float are vectorized yet)",
+                    "'{}' is a varying {ty} (only scalars and vectors other than half are vectorized yet)",
                     local.name
                 ));
             }

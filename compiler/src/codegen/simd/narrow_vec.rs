@@ -496,7 +496,34 @@ impl VecLower<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{elements_in, lane_byte};
+    use super::{bitcast_in_words, elements_in, lane_byte};
+    use crate::frontend::types::{Scalar, Type};
+
+    #[test]
+    fn reinterpretations_in_registers_are_of_whole_words_with_a_narrow_side() {
+        let v = |s, n| Type::Vector(s, n);
+        assert!(bitcast_in_words(
+            &v(Scalar::UChar, 4),
+            &Type::Scalar(Scalar::UInt)
+        ));
+        assert!(bitcast_in_words(&v(Scalar::Float, 4), &v(Scalar::Char, 16)));
+        assert!(bitcast_in_words(&v(Scalar::UChar, 4), &v(Scalar::Short, 2)));
+        // char2 is half a word, 3-vectors have padding, long has 64-bit elements, and two
+        // types of 32-bit elements need no byte moves.
+        assert!(!bitcast_in_words(
+            &v(Scalar::Char, 2),
+            &Type::Scalar(Scalar::Short)
+        ));
+        assert!(!bitcast_in_words(&v(Scalar::UChar, 3), &v(Scalar::Char, 3)));
+        assert!(!bitcast_in_words(
+            &v(Scalar::UChar, 8),
+            &Type::Scalar(Scalar::Long)
+        ));
+        assert!(!bitcast_in_words(
+            &Type::Scalar(Scalar::Int),
+            &Type::Scalar(Scalar::Float)
+        ));
+    }
 
     #[test]
     fn a_uchar4_of_4_items_is_one_load_whose_component_c_is_every_4th_byte() {

@@ -494,3 +494,52 @@ fn reinterpretations_move_the_bytes_of_32_bit_words() {
         }
     }
 }
+
+/// Division of bytes (`narrow_vec.rs`: in float lanes), with the scalar lowering's results
+/// for a zero divisor (`x`, remainder 0) and `-128 / -1` (wraps).
+const DIVISION: &str = r#"
+#define DIV(T) \
+kernel __attribute__((vec_type_hint(char))) void div_##T(global const T *a, global const T *b, \
+                                                        global T *q, global T *r) { \
+    int i = get_global_id(0); \
+    q[i] = a[i] / b[i]; \
+    r[i] = a[i] % b[i]; \
+}
+DIV(char4) DIV(uchar4) DIV(char16) DIV(uchar2)
+"#;
+
+#[test]
+fn bytes_divide_exactly_in_float_lanes() {
+    for (e, n) in [(CHAR, 4), (UCHAR, 4), (CHAR, 16), (UCHAR, 2)] {
+        let name = format!("div_{}{n}", e.name);
+        let count = n * N;
+        // Every dividend corner against divisors 0, ±1, ±2, 0x7f, 0x80, 0xff, ...
+        let ra = bytes(count, 41);
+        let rb: Vec<u8> = bytes(count, 42)
+            .into_iter()
+            .enumerate()
+            .map(|(j, x)| match j % 7 {
+                0 => 0,
+                1 => 0xff,
+                2 => 1,
+                _ => x,
+            })
+            .collect();
+        let size = count * e.bytes();
+        let out = both(DIVISION, &name, &[ra.clone(), rb.clone()], &[size; 2], &[]);
+        let (a, b) = (e.decode(&ra), e.decode(&rb));
+        for (ran, o) in out {
+            let (q, r) = (e.decode(&o[0]), e.decode(&o[1]));
+            for j in 0..ran * n {
+                let (x, y) = (a[j], b[j]);
+                let (wq, wr) = if y == 0 {
+                    (x, 0)
+                } else {
+                    (e.wrap(x / y), x % y)
+                };
+                assert_eq!(q[j], wq, "{name} {x} / {y}");
+                assert_eq!(r[j], wr, "{name} {x} % {y}");
+            }
+        }
+    }
+}

@@ -17,6 +17,7 @@
 //!
 //! 3-vectors (4 elements in memory, the last one padding) are moved per lane, as `float3`.
 
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, Value, types};
 
 use super::super::func::{Lanes, Result};
@@ -246,8 +247,9 @@ impl VecLower<'_, '_> {
     /// A binary operator on vectors of `s` of `n` components (`result`: the result's
     /// type), component by component in the extended lanes, with the scalar lowering's
     /// results: `+ - * <<` keep the element type's low bits, `& | ^ >>` and comparisons
-    /// (-1 or 0, extended) need nothing more. `None`: per lane (`/ %`, which x64 has no
-    /// vector form of, shifts by varying counts, `&&`/`||`).
+    /// (-1 or 0, extended) need nothing more; `/ %` of bytes in float lanes
+    /// ([`divide_bytes`](Self::divide_bytes)). `None`: per lane (`/ %` of 16-bit elements:
+    /// x64 has no vector integer division; shifts by varying counts, `&&`/`||`).
     pub(super) fn narrow_vec_binary(
         &mut self,
         op: BinaryOp,
@@ -280,6 +282,19 @@ impl VecLower<'_, '_> {
         let cmp = comparison(op, s.is_signed());
         if rn != n || !(cmp.is_some() || rs == s) {
             return None;
+        }
+        if matches!(op, Div | Rem) {
+            if s.bits() != 8 {
+                return None;
+            }
+            let cs = (0..n)
+                .map(|c| {
+                    let x = self.narrow_component(a, c, s);
+                    let y = self.narrow_component(b, c, s);
+                    self.divide_bytes(op == Rem, x, y, s)
+                })
+                .collect();
+            return Some(VVal::NS(cs, clif_type(s)));
         }
         if !matches!(
             op,
@@ -324,6 +339,30 @@ impl VecLower<'_, '_> {
             })
             .collect();
         Some(VVal::NS(cs, clif_type(rs)))
+    }
+
+    /// `x / y` (or `x % y`) of 8-bit elements in their extended lanes, as the scalar
+    /// lowering's `safe_div` gives them: a zero divisor divides by 1 (`x`, remainder 0),
+    /// `-128 / -1` wraps to -128. In `float` lanes, exact: the operands are below 2^8, so
+    /// a quotient that is not an integer is at least 1/255 from one, far more than the
+    /// division's rounding (2^-16 at most), and x64's truncating conversion gives C's
+    /// quotient (16-bit operands are not exact this way: they stay per lane).
+    fn divide_bytes(&mut self, rem: bool, x: Value, y: Value, s: Scalar) -> Value {
+        let zero = self.zero(types::I32X4);
+        let is_zero = self.l.b.ins().icmp(IntCC::Equal, y, zero);
+        let one = self.splat_i32(1);
+        let d = self.select_v(is_zero, one, y);
+        let xf = self.l.b.ins().fcvt_from_sint(types::F32X4, x);
+        let df = self.l.b.ins().fcvt_from_sint(types::F32X4, d);
+        let qf = self.l.b.ins().fdiv(xf, df);
+        let q = self.l.b.ins().x86_cvtt2dq(types::I32X4, qf);
+        let r = if rem {
+            let p = self.l.b.ins().imul(q, d);
+            self.l.b.ins().isub(x, p)
+        } else {
+            q
+        };
+        self.keep_low_bits(r, s)
     }
 
     /// A conversion between vectors of the same length whose components are registers

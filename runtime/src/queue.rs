@@ -53,6 +53,14 @@ pub enum Start {
     Short,
 }
 
+/// How a command is enqueued: what its event reports, how it is ordered and how it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enqueued {
+    pub command_type: cl_command_type,
+    pub order: QueueOrder,
+    pub start: Start,
+}
+
 /// How a command relates to the others of its queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueOrder {
@@ -208,28 +216,48 @@ impl Queue {
     /// A `Blocking` command whose dependencies have all finished runs at once on the calling
     /// thread, which is about to wait for it anyway; a `Short` one on an in-order queue is
     /// deferred (see the module's documentation).
-    ///
-    /// The event is written in place with `job` inside it (one allocation, one copy of the
-    /// command's arguments) before the queue is locked; what depends on the queue's state
-    /// is filled in under the lock.
     #[inline]
     pub fn enqueue<J: Job + 'static>(
         self: &Arc<Self>,
         command_type: cl_command_type,
         wait_list: Vec<Arc<Event>>,
-        ordering: QueueOrder,
+        order: QueueOrder,
         start: Start,
         job: J,
     ) -> Arc<Event> {
-        let event = Event::command(
-            Arc::clone(&self.context),
-            self,
+        let how = Enqueued {
             command_type,
-            self.profiling(),
-            start == Start::Blocking,
-            job,
-        );
-        self.enqueue_event(event, wait_list, ordering, start)
+            order,
+            start,
+        };
+        let write = |at: *mut J| {
+            // SAFETY: `enqueue_with` hands a place valid for writes of a `J`.
+            unsafe { at.write(job) };
+            Ok(())
+        };
+        match self.enqueue_with(wait_list, write, |_| how) {
+            Ok(event) => event,
+            Err(_) => unreachable!("writing a job does not fail"),
+        }
+    }
+
+    /// [`Queue::enqueue`] with the job built in place by `build` (see [`Job`]): the event
+    /// is allocated first and the job written straight into it (a kernel launch's ~350
+    /// bytes are copied once, from the kernel), then `describe` tells from the job how it
+    /// is enqueued. Everything is written before the queue is locked; what depends on the
+    /// queue's state is filled in under the lock. If `build` fails, nothing is enqueued.
+    ///
+    /// `build` must write a whole `J` into the place it is given when it succeeds, and
+    /// nothing that needs dropping when it fails.
+    #[inline(always)]
+    pub fn enqueue_with<J: Job + 'static>(
+        self: &Arc<Self>,
+        wait_list: Vec<Arc<Event>>,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+        describe: impl FnOnce(&J) -> Enqueued,
+    ) -> ClResult<Arc<Event>> {
+        let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;
+        Ok(self.enqueue_event(event, wait_list, how.order, how.start))
     }
 
     /// The part of [`Queue::enqueue`] that does not depend on the job's type.
@@ -359,25 +387,34 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
+    /// Writes the job of a pending command into uninitialised memory, by `build` (see
+    /// [`Slot::write_with`]); returns its place.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Pending` and holds no job; `build` writes a whole
+    /// `J` when it succeeds and nothing that needs dropping when it fails.
+    #[inline(always)]
+    pub(crate) unsafe fn write_job<J: Job + 'static>(
+        dst: *mut Pending,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+    ) -> ClResult<*mut J> {
+        // SAFETY: the caller's contract.
+        unsafe { Slot::write_with(UnsafeCell::raw_get(&raw mut (*dst).work), build) }
+    }
+
     /// Writes the pending part of a command (`queue` `None`: a user event's, with nothing
-    /// to run) into uninitialised memory, `job` in place.
+    /// to run) but its job ([`Pending::write_job`]) into uninitialised memory.
     ///
     /// # Safety
     /// `dst` is valid for writes of a `Pending` and holds none (a live one would leak).
     #[inline(always)]
-    pub(crate) unsafe fn write<J: Job + 'static>(
-        dst: *mut Pending,
-        queue: Option<Arc<Queue>>,
-        blocking: bool,
-        job: J,
-    ) {
+    pub(crate) unsafe fn write(dst: *mut Pending, queue: Option<Arc<Queue>>, blocking: bool) {
         let enqueued_at =
             crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
                 .then(std::time::Instant::now);
         // SAFETY: the caller's contract; every field is written once.
         unsafe {
             (&raw mut (*dst).queue).write(Mutex::new(queue));
-            Slot::write(UnsafeCell::raw_get(&raw mut (*dst).work), job);
             // One count, released by `submit_when_ready`, so the command cannot start while
             // its dependencies are still being registered.
             (&raw mut (*dst).remaining).write(AtomicUsize::new(1));
@@ -640,7 +677,7 @@ pub(crate) fn run(event: &Event) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::context::ContextProperties;
     use crate::platform::Platform;
@@ -798,7 +835,7 @@ mod tests {
         })
     }
 
-    pub(super) fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
+    pub(crate) fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
         let device = Arc::clone(&Platform::get().devices()[0]);
         let context = Context::new(
             vec![Arc::clone(&device)],

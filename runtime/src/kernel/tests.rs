@@ -196,6 +196,56 @@ fn vector_add_runs_over_every_group_with_an_offset() {
     assert!((100..1000).all(|i| c[i] == 3.0 * i as f32));
 }
 
+/// `clEnqueueNDRangeKernel` builds the launch in its event: a launch refused at enqueue
+/// (sizes, then arguments) holds nothing, one accepted holds its buffers until it has run
+/// and computes what the kernel says.
+#[test]
+fn a_launch_built_in_its_event_holds_its_buffers_until_it_has_run() {
+    use crate::command::launch::Launch;
+    let s = setup();
+    let n = 1000u32;
+    let bytes = |v: Vec<f32>| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+    let (ma, mb, mc) = (
+        buffer(&s.context, &bytes((0..n).map(|i| i as f32).collect())),
+        buffer(&s.context, &bytes((0..n).map(|i| (2 * i) as f32).collect())),
+        buffer(&s.context, &vec![0; 4000]),
+    );
+    let params = (0..3)
+        .map(|i| param(ParamKind::Buffer { constant: false }, 8 * i))
+        .chain([param(ParamKind::Value { size: 4 }, 24)])
+        .collect();
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 28));
+    for (i, mem) in [&ma, &mb, &mc].into_iter().enumerate() {
+        let value = ArgValue::Buffer(Some(Arc::clone(mem)));
+        kernel.set_arg(i as u32, value).unwrap();
+    }
+    let launch = |dims, global| {
+        let (offset, local) = (Some([100, 0, 0]), Some([100, 1, 1]));
+        Launch::enqueue_ndrange(&s.queue, &kernel, dims, offset, global, local, Vec::new())
+    };
+    let code = |r: ClResult<Arc<crate::event::Event>>| r.err().map(|e| e.code());
+    assert_eq!(
+        code(launch(0, Some([900, 1, 1]))),
+        Some(CL_INVALID_WORK_DIMENSION)
+    );
+    assert_eq!(
+        code(launch(1, Some([900, 1, 1]))),
+        Some(CL_INVALID_KERNEL_ARGS)
+    );
+    assert_eq!(Arc::strong_count(&ma), 1);
+    kernel
+        .set_arg(3, ArgValue::Bytes(n.to_ne_bytes().to_vec()))
+        .unwrap();
+    let event = launch(1, Some([900, 1, 1])).unwrap();
+    assert_eq!(event.command_type(), CL_COMMAND_NDRANGE_KERNEL);
+    assert_eq!(event.wait(), CL_COMPLETE);
+    assert_eq!([&ma, &mb, &mc].map(Arc::strong_count), [1; 3]);
+    // SAFETY: the buffer holds 1000 floats and the command has completed.
+    let c = unsafe { std::slice::from_raw_parts(mc.base().cast::<f32>(), 1000) };
+    assert!(c[..100].iter().all(|&x| x == 0.0));
+    assert!((100..1000).all(|i| c[i] == 3.0 * i as f32));
+}
+
 #[test]
 fn local_arguments_get_their_own_memory_per_group() {
     let s = setup();

@@ -223,7 +223,7 @@ impl Kernel {
         // corresponding values in global_work_offset for any dimensions is greater than the
         // sizeof(size_t) for the device".
         let mut past_end = false;
-        for d in 0..3 {
+        for d in 0..dims {
             past_end |= global[d].overflowing_add(offset[d]).1;
         }
         if past_end {
@@ -264,9 +264,10 @@ impl Kernel {
         // for kernel using the __attribute__((reqd_work_group_size(X, Y, Z))) qualifier",
         // or the group is larger than the kernel or device allows (no product overflows:
         // each size is at most CL_DEVICE_MAX_WORK_ITEM_SIZES).
+        // (A group the size of the range, a tiny launch's, needs no division.)
         let mut uneven = false;
         for d in 0..3 {
-            uneven |= global[d] % local[d] != 0;
+            uneven |= global[d] != local[d] && global[d] % local[d] != 0;
         }
         let total = local[0] * local[1] * local[2];
         if uneven || reqd.is_some_and(|r| r != local) || total > self.max_work_group_size() {

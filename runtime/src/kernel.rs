@@ -88,6 +88,20 @@ pub struct Kernel {
     /// What launches hold of the code (see [`LaunchCode`]).
     launch_code: Arc<LaunchCode>,
     args: Mutex<packed::Args>,
+    /// The sizes of the last accepted launch and the range they gave (see
+    /// [`Kernel::ndrange`]).
+    last_range: Mutex<Option<(RangeKey, NdRange)>>,
+}
+
+/// What [`Kernel::ndrange`]'s result depends on besides the kernel: the application's
+/// arguments as read, and the device's worker count (the local size chosen for a NULL one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RangeKey {
+    workers: u32,
+    work_dim: u32,
+    offset: Option<[usize; 3]>,
+    global: Option<[usize; 3]>,
+    local: Option<[usize; 3]>,
 }
 
 /// The kernel's code as launches hold it: a reference of its own, aligned to 128 bytes.
@@ -133,6 +147,7 @@ impl Kernel {
             launch_code: Arc::new(LaunchCode(Arc::clone(&code))),
             code,
             args,
+            last_range: Mutex::new(None),
         })
     }
 
@@ -178,6 +193,12 @@ impl Kernel {
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
     /// application left it to the driver.
+    ///
+    /// The sizes of the kernel's last accepted launch are remembered with what they gave:
+    /// a burst launches one kernel with the same sizes again and again, and the checks and
+    /// the choice cost ~200 instructions a launch, the lookup ~30. Everything they depend on
+    /// is in the key or fixed for the kernel (its required and largest work-group size);
+    /// a refused launch is never remembered.
     pub fn ndrange(
         &self,
         device: &Device,
@@ -186,6 +207,32 @@ impl Kernel {
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
     ) -> ClResult<NdRange> {
+        let key = RangeKey {
+            workers: device.compute_units(),
+            work_dim,
+            offset,
+            global,
+            local,
+        };
+        if let Some((last, range)) = self.last_range.lock().as_ref()
+            && *last == key
+        {
+            return Ok(*range);
+        }
+        let range = self.check_ndrange(device, key)?;
+        *self.last_range.lock() = Some((key, range));
+        Ok(range)
+    }
+
+    /// [`Kernel::ndrange`] without the memory of the last launch.
+    fn check_ndrange(&self, device: &Device, sizes: RangeKey) -> ClResult<NdRange> {
+        let RangeKey {
+            work_dim,
+            offset,
+            global,
+            local,
+            ..
+        } = sizes;
         // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1
         // and 3)."
         if !(1..=3).contains(&work_dim) {

@@ -281,6 +281,52 @@ fn local_arguments_get_their_own_memory_per_group() {
     }
 }
 
+/// A launch with the sizes of the last accepted one gets its range again; other sizes, and
+/// sizes that are refused, are checked (a refusal is not remembered, nor does it forget).
+#[test]
+fn a_launch_with_the_last_sizes_gets_the_same_range() {
+    let s = setup();
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, Vec::new(), 0));
+    let d = &s.device;
+    let range = |global: [usize; 3], local: Option<[usize; 3]>| {
+        kernel
+            .ndrange(d, 2, Some([5, 0, 0]), Some(global), local)
+            .map(|r| (r.offset, r.global, r.local))
+            .map_err(|e| e.code())
+    };
+    let first = Ok(([5, 0, 0], [12, 4, 1], [3, 4, 1]));
+    assert_eq!(range([12, 4, 1], Some([3, 4, 1])), first);
+    assert_eq!(range([12, 4, 1], Some([3, 4, 1])), first);
+    assert_eq!(
+        range([12, 4, 1], Some([5, 4, 1])),
+        Err(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    let remembered = || {
+        kernel
+            .last_range
+            .lock()
+            .map(|(key, range)| (key.local, range.local))
+    };
+    assert_eq!(remembered(), Some((Some([3, 4, 1]), [3, 4, 1])));
+    assert_eq!(range([12, 4, 1], Some([3, 4, 1])), first);
+    assert_eq!(
+        range([12, 4, 1], Some([6, 2, 1])),
+        Ok(([5, 0, 0], [12, 4, 1], [6, 2, 1]))
+    );
+    // A NULL local size: 48 items make groups of at least 16, found along dimension 0
+    // first (12 × 1), on any number of workers.
+    let chosen = Ok(([5, 0, 0], [12, 4, 1], [12, 1, 1]));
+    assert_eq!(range([12, 4, 1], None), chosen);
+    assert_eq!(range([12, 4, 1], None), chosen);
+    assert_eq!(range([0, 4, 1], None), Err(CL_INVALID_GLOBAL_WORK_SIZE));
+    assert_eq!(
+        kernel
+            .ndrange(d, 1, Some([5, 0, 0]), Some([12, 4, 1]), None)
+            .map(|r| r.global),
+        Ok([12, 1, 1])
+    );
+}
+
 #[test]
 fn work_size_rules() {
     let s = setup();

@@ -371,7 +371,10 @@ impl Kernel {
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
         // The kernel's need is what CL_KERNEL_LOCAL_MEM_SIZE reports; the padding that
         // aligns each argument to MAX_ALIGN is the driver's and is not held against it.
-        if args.local_need() as u64 > device.local_mem_size() {
+        // (A kernel without local memory does not look the device's size up: it is at
+        // least CL_DEVICE_LOCAL_MEM_SIZE's minimum, and the lookup cost a launch ~30
+        // instructions.)
+        if args.local_need() != 0 && args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
         let safe_objects = if self.code.safe_sites.is_some() {

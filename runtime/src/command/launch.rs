@@ -28,7 +28,6 @@ impl Launch {
     /// `clEnqueueNDRangeKernel` with the first `work_dim` entries of each array (`None`:
     /// the application passed NULL), after `waits` (validated by the caller). The work
     /// sizes are checked first, then the launch is built in its event.
-    #[allow(clippy::too_many_arguments)]
     pub fn enqueue_ndrange(
         queue: &Arc<Queue>,
         kernel: &Kernel,

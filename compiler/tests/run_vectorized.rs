@@ -1624,18 +1624,19 @@ const DOUBLE_MATH: &str = r#"
 kernel void dmath(global const double *a, global double *out) {
     int i = get_global_id(0);
     double x = a[i];
-    global double *o = out + 8 * i;
-    o[0] = exp(x); o[1] = log(x); o[2] = exp(-x); o[3] = log(x * x);
+    global double *o = out + 10 * i;
+    o[0] = exp(x); o[1] = log(x); o[2] = sin(x); o[3] = cos(x * x);
     double2 v = (double2)(x, 0.5 * x);
-    double2 e = exp(v), l = log(v);
-    o[4] = e.x; o[5] = e.y; o[6] = l.x; o[7] = l.y;
+    double2 e = exp(v), l = log(v), s = sin(v);
+    o[4] = e.x; o[5] = e.y; o[6] = l.x; o[7] = l.y; o[8] = s.x; o[9] = s.y;
 }
 "#;
 
-/// `double` `exp` and `log` call their two-lane forms (`builtins/src/math/lanes2.rs`), one
-/// call per register of two items, with the scalar functions' results bit for bit.
+/// `double` `exp`, `log`, `sin` and `cos` call their two-lane forms
+/// (`builtins/src/math/lanes2.rs`), one call per register of two items, with the scalar
+/// functions' results bit for bit.
 #[test]
-fn double_exp_and_log_call_their_two_lane_forms_with_the_scalar_results() {
+fn double_math_functions_call_their_two_lane_forms_with_the_scalar_results() {
     use clift_builtins::math as m;
     let n = 61;
     let a: Vec<f64> = special_floats(n, 33)
@@ -1654,28 +1655,30 @@ fn double_exp_and_log_call_their_two_lane_forms_with_the_scalar_results() {
         DOUBLE_MATH,
         "dmath",
         range_1d(n, n),
-        &|| (vec![a.clone(), vec![0.0; 8 * n]], vec![]),
+        &|| (vec![a.clone(), vec![0.0; 10 * n]], vec![]),
         true,
     );
     for (i, &x) in a.iter().enumerate() {
         let want = [
             m::clift_exp_f64(x),
             m::clift_log_f64(x),
-            m::clift_exp_f64(-x),
-            m::clift_log_f64(x * x),
+            m::clift_sin_f64(x),
+            m::clift_cos_f64(x * x),
             m::clift_exp_f64(x),
             m::clift_exp_f64(0.5 * x),
             m::clift_log_f64(x),
             m::clift_log_f64(0.5 * x),
+            m::clift_sin_f64(x),
+            m::clift_sin_f64(0.5 * x),
         ];
-        let got = &out[8 * i..8 * i + 8];
+        let got = &out[10 * i..10 * i + 10];
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(got), bits(&want), "item {i}: x = {x:e}");
     }
-    // Two calls (one per register of two items) per builtin and component: 2 · 4 + 2 · 4,
+    // Two calls (one per register of two items) per builtin and component: 2 · 4 + 2 · 6,
     // all of them on registers (no `(f64) -> f64` signature: nothing per lane).
     let clif = vectorized_clif(DOUBLE_MATH, "dmath");
-    assert_eq!(clif.matches(" call ").count(), 16, "{clif}");
+    assert_eq!(clif.matches(" call ").count(), 20, "{clif}");
     assert!(!clif.contains("(f64) -> f64"), "{clif}");
 }
 

@@ -21,10 +21,11 @@
 )]
 
 use std::arch::x86_64::{
-    __m128d, __m128i, _mm_add_epi64, _mm_add_pd, _mm_and_pd, _mm_and_si128, _mm_andnot_pd,
-    _mm_castpd_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_cmpgt_epi32, _mm_cvtepi32_pd,
-    _mm_cvttpd_epi32, _mm_div_pd, _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_set1_epi32,
-    _mm_set1_epi64x, _mm_set1_pd, _mm_shuffle_epi32, _mm_slli_epi64, _mm_srli_epi64, _mm_sub_pd,
+    __m128d, __m128i, _mm_add_epi32, _mm_add_epi64, _mm_add_pd, _mm_and_pd, _mm_and_si128,
+    _mm_andnot_pd, _mm_castpd_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_cmpgt_epi32,
+    _mm_cvtepi32_pd, _mm_cvttpd_epi32, _mm_div_pd, _mm_movemask_pd, _mm_mul_pd, _mm_or_pd,
+    _mm_set1_epi32, _mm_set1_epi64x, _mm_set1_pd, _mm_shuffle_epi32, _mm_slli_epi64,
+    _mm_srli_epi64, _mm_sub_pd, _mm_xor_pd,
 };
 
 use super::f64x4::sse2;
@@ -230,10 +231,162 @@ pub extern "C" fn clift_v2_log_f64(x: __m128d) -> __m128d {
     }
 }
 
+// libm's `__rem_pio2`, `__sin` and `__cos` constants, by their bit patterns.
+const TO_INT: f64 = f64::from_bits(0x4338_0000_0000_0000);
+const INV_PIO2: f64 = f64::from_bits(0x3fe4_5f30_6dc9_c883);
+const PIO2_1: f64 = f64::from_bits(0x3ff9_21fb_5440_0000);
+const PIO2_1T: f64 = f64::from_bits(0x3dd0_b461_1a62_6331);
+const S1: f64 = f64::from_bits(0xbfc5_5555_5555_5549);
+const S2: f64 = f64::from_bits(0x3f81_1111_1110_f8a6);
+const S3: f64 = f64::from_bits(0xbf2a_01a0_19c1_61d5);
+const S4: f64 = f64::from_bits(0x3ec7_1de3_57b1_fe7d);
+const S5: f64 = f64::from_bits(0xbe5a_e5e6_8a2b_9ceb);
+const S6: f64 = f64::from_bits(0x3de5_d93a_5acf_d57c);
+const C1: f64 = f64::from_bits(0x3fa5_5555_5555_554c);
+const C2: f64 = f64::from_bits(0xbf56_c16c_16c1_5177);
+const C3: f64 = f64::from_bits(0x3efa_01a0_19cb_1590);
+const C4: f64 = f64::from_bits(0xbe92_7e4f_809c_52ad);
+const C5: f64 = f64::from_bits(0x3e21_ee9e_bdb4_b1c4);
+const C6: f64 = f64::from_bits(0xbda8_fae9_be88_38d4);
+
+/// All ones in the 64-bit lanes whose value (below 2^31) equals `v`.
+#[inline(always)]
+fn equal(x: __m128i, v: u32) -> __m128d {
+    sse2! {
+        let eq = _mm_cmpeq_epi32(x, _mm_set1_epi32(v as i32));
+        _mm_castsi128_pd(_mm_shuffle_epi32::<0b10_10_00_00>(eq))
+    }
+}
+
+/// libm's `__sin(x, y, 1)` and `__cos(x, y)`, and `__sin(x, 0, 0)`, of each lane.
+#[inline(always)]
+fn kernels(x: __m128d, y: __m128d) -> (__m128d, __m128d, __m128d) {
+    let z = mul(x, x);
+    let w = mul(z, z);
+    let r = add(
+        add(splat(S2), mul(z, add(splat(S3), mul(z, splat(S4))))),
+        mul(mul(z, w), add(splat(S5), mul(z, splat(S6)))),
+    );
+    let v = mul(z, x);
+    let sin_tail = sub(
+        sub(mul(z, sub(mul(splat(0.5), y), mul(v, r))), y),
+        mul(v, splat(S1)),
+    );
+    let sin = sub(x, sin_tail);
+    let sin_exact = add(x, mul(v, add(splat(S1), mul(z, r))));
+    let rc = add(
+        mul(z, add(splat(C1), mul(z, add(splat(C2), mul(z, splat(C3)))))),
+        mul(
+            mul(w, w),
+            add(splat(C4), mul(z, add(splat(C5), mul(z, splat(C6))))),
+        ),
+    );
+    let hz = mul(splat(0.5), z);
+    let wc = sub(splat(1.0), hz);
+    let cos = add(
+        wc,
+        add(sub(sub(splat(1.0), wc), hz), sub(mul(z, rc), mul(x, y))),
+    );
+    (sin, cos, sin_exact)
+}
+
+/// libm's `sin` (`q` = 0) or `cos` (`q` = 1) of each lane: `__rem_pio2`'s reductions up to
+/// 2^20·pi/2 that need one round (its fixed quotients up to 9pi/4 and its rounded one
+/// beyond, each the same three operations), then `__sin`/`__cos` chosen by the quadrant
+/// plus `q`. Bit k of the second result is set where lane k needs the scalar function
+/// (infinities and NaN included).
+#[inline(always)]
+fn sin_quarter(x: __m128d, q: i32) -> (__m128d, i32) {
+    sse2! {
+        let ix = _mm_and_si128(high_words(x), _mm_set1_epi64x(0x7fff_ffff));
+        let small = _mm_castsi128_pd(_mm_cmpeq_epi32(
+            _mm_castpd_si128(above(ix, 0x3fe9_21fb)),
+            _mm_set1_epi32(0),
+        ));
+        // The fixed quotients 1 to 4 by range of |x|, with x's sign.
+        let one = splat(1.0);
+        let steps = [0x4002_d97c, 0x400f_6a7a, 0x4015_fdbc].map(|b| _mm_and_pd(above(ix, b), one));
+        let magnitude = add(add(add(one, steps[0]), steps[1]), steps[2]);
+        let fixed = _mm_or_pd(magnitude, _mm_and_pd(x, splat(-0.0)));
+        // Rounded quotients beyond 9pi/4, and where the fixed ones would cancel (x near
+        // pi/2, pi, 3pi/2, 2pi).
+        let near = _mm_and_pd(
+            _mm_castsi128_pd(_mm_cmpeq_epi32(
+                _mm_castpd_si128(above(ix, 0x400f_6a7a)),
+                _mm_set1_epi32(0),
+            )),
+            equal(_mm_and_si128(ix, _mm_set1_epi64x(0xfffff)), 0x921fb),
+        );
+        let medium = _mm_or_pd(
+            _mm_or_pd(above(ix, 0x401c_463b), near),
+            _mm_or_pd(equal(ix, 0x4012_d97c), equal(ix, 0x4019_21fb)),
+        );
+        let rounded = sub(add(mul(x, splat(INV_PIO2)), splat(TO_INT)), splat(TO_INT));
+        let f_n = _mm_andnot_pd(small, select(medium, rounded, fixed));
+        let r = sub(x, mul(f_n, splat(PIO2_1)));
+        let w = mul(f_n, splat(PIO2_1T));
+        let y0 = sub(r, w);
+        let y1 = sub(sub(r, y0), w);
+        // The rounded reduction's second round (a cancellation): the scalar function.
+        let ex = _mm_srli_epi64::<20>(ix);
+        let ey = _mm_srli_epi64::<52>(_mm_and_si128(
+            _mm_castpd_si128(y0),
+            _mm_set1_epi64x(0x7fff_ffff_ffff_ffff),
+        ));
+        let cancels = _mm_castsi128_pd(_mm_shuffle_epi32::<0b10_10_00_00>(_mm_cmpgt_epi32(
+            ex,
+            _mm_add_epi64(ey, _mm_set1_epi64x(16)),
+        )));
+        let slow = bits(_mm_or_pd(_mm_and_pd(medium, cancels), above(ix, 0x4139_21fa)));
+        let (y0, y1) = (select(small, x, y0), _mm_andnot_pd(small, y1));
+        let (s, c, s_exact) = kernels(y0, y1);
+        let s = select(small, s_exact, s);
+        // Quadrant n + q: odd takes the cosine kernel, 2 and 3 negate.
+        let n = _mm_add_epi32(_mm_cvttpd_epi32(f_n), _mm_set1_epi32(q));
+        let n = _mm_shuffle_epi32::<0b01_01_00_00>(n);
+        let odd = _mm_castsi128_pd(_mm_cmpeq_epi32(
+            _mm_and_si128(n, _mm_set1_epi32(1)),
+            _mm_set1_epi32(1),
+        ));
+        let negate = _mm_castsi128_pd(_mm_slli_epi64::<62>(_mm_and_si128(
+            n,
+            _mm_set1_epi32(2),
+        )));
+        let out = _mm_xor_pd(select(odd, c, s), negate);
+        (out, slow)
+    }
+}
+
+/// `sin` of each lane (`clift_sin_f64`, libm's `sin`): below 2^-26, `x` itself.
+pub extern "C" fn clift_v2_sin_f64(x: __m128d) -> __m128d {
+    sse2! {
+        let (out, slow) = sin_quarter(x, 0);
+        let ix = _mm_and_si128(high_words(x), _mm_set1_epi64x(0x7fff_ffff));
+        let out = select(above(ix, 0x3e4f_ffff), out, x);
+        if slow == 0 {
+            return out;
+        }
+        patch(out, 3 & !slow, x, super::double::clift_sin_f64)
+    }
+}
+
+/// `cos` of each lane (`clift_cos_f64`, libm's `cos`): below 2^-27·sqrt(2), 1.
+pub extern "C" fn clift_v2_cos_f64(x: __m128d) -> __m128d {
+    sse2! {
+        let (out, slow) = sin_quarter(x, 1);
+        let ix = _mm_and_si128(high_words(x), _mm_set1_epi64x(0x7fff_ffff));
+        let out = select(above(ix, 0x3e46_a09d), out, splat(1.0));
+        if slow == 0 {
+            return out;
+        }
+        patch(out, 3 & !slow, x, super::double::clift_cos_f64)
+    }
+}
+
 /// The functions above by symbol, for the JIT's symbol table.
 pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
     registry! {
-        clift_v2_exp_f64 clift_v2_log_f64
+        clift_v2_exp_f64 clift_v2_log_f64 clift_v2_sin_f64 clift_v2_cos_f64
     }
 }
 
@@ -242,10 +395,11 @@ mod tests {
     use super::super::lanes::tests::random;
     use super::*;
 
-    /// Every class of argument libm's `exp` and `log` treat apart, with their neighbours
-    /// (±8 ulps, both signs): zeros, subnormals, the smallest normal, 2^-28, 0.5 ln2 and
-    /// 1.5 ln2 (and the high-word bounds of each), 1, sqrt(2)/2 and sqrt(2), the overflow
-    /// and underflow limits, the largest finite number, infinities and NaNs.
+    /// Every class of argument libm's `exp`, `log`, `sin` and `cos` treat apart, with their
+    /// neighbours (±8 ulps, both signs): zeros, subnormals, the smallest normal, 2^-28, 0.5
+    /// ln2 and 1.5 ln2 (and the high-word bounds of each), 1, sqrt(2)/2 and sqrt(2), the
+    /// overflow and underflow limits, the trigonometric bounds below, the largest finite
+    /// number, infinities and NaNs.
     fn special() -> Vec<f64> {
         let centers: [u64; 16] = [
             0,
@@ -266,7 +420,26 @@ mod tests {
             0x4086_232b_0000_0000,
         ];
         let mut v = Vec::new();
-        for c in centers.into_iter().chain([0x7fef_ffff_ffff_ffff]) {
+        // `sin` and `cos`: the reduction's range bounds (pi/4, 3pi/4, 5pi/4, 7pi/4, 9pi/4,
+        // 2^20·pi/2, by their high words), their tiny bounds, and multiples of pi/2 (where
+        // the reduction cancels).
+        let trig = [
+            0x3fe9_21fb_ffff_ffff,
+            0x4002_d97c_ffff_ffff,
+            0x400f_6a7a_ffff_ffff,
+            0x4015_fdbc_ffff_ffff,
+            0x401c_463b_ffff_ffff,
+            0x4139_21fb_0000_0000,
+            0x3e50_0000_0000_0000,
+            0x3e46_a09e_0000_0000,
+        ];
+        let multiples = (1..300).map(|k| (k as f64 * std::f64::consts::FRAC_PI_2).to_bits());
+        for c in centers
+            .into_iter()
+            .chain(trig)
+            .chain(multiples)
+            .chain([0x7fef_ffff_ffff_ffff])
+        {
             for d in 0..=16u64 {
                 let bits = (c + d).saturating_sub(8).min(0x7fef_ffff_ffff_ffff);
                 v.extend([f64::from_bits(bits), -f64::from_bits(bits)]);
@@ -344,6 +517,12 @@ mod tests {
     }
 
     #[test]
+    fn sin_and_cos_lanes_are_the_scalar_functions() {
+        same(clift_v2_sin_f64, super::super::double::clift_sin_f64);
+        same(clift_v2_cos_f64, super::super::double::clift_cos_f64);
+    }
+
+    #[test]
     fn known_values_in_both_lanes() {
         let e = lanes(clift_v2_exp_f64(register([0.0, 1.0])));
         // libm's exp(1) is one ulp above e.
@@ -359,5 +538,16 @@ mod tests {
         assert!(l[1].is_nan());
         let l = lanes(clift_v2_log_f64(register([1024.0, f64::from_bits(1)])));
         assert_eq!(l, [6.931471805599453, -744.4400719213812]);
+        let pi = std::f64::consts::PI;
+        let t = lanes(clift_v2_sin_f64(register([pi, -0.0])));
+        assert_eq!(
+            t.map(f64::to_bits),
+            [1.2246467991473532e-16f64.to_bits(), (-0.0f64).to_bits()]
+        );
+        let t = lanes(clift_v2_cos_f64(register([pi, 1e300])));
+        assert_eq!(t, [-1.0, libm::cos(1e300)]);
+        let t = lanes(clift_v2_sin_f64(register([f64::INFINITY, 1e-30])));
+        assert!(t[0].is_nan());
+        assert_eq!(t[1], 1e-30);
     }
 }

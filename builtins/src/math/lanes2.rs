@@ -188,15 +188,18 @@ const LG5: f64 = f64::from_bits(0x3fc7_4664_96cb_03de);
 const LG6: f64 = f64::from_bits(0x3fc3_9a09_d078_c69f);
 const LG7: f64 = f64::from_bits(0x3fc2_f112_df3e_5244);
 
-/// `log` of each lane (`clift_log_f64`, libm's `log`).
-pub extern "C" fn clift_v2_log_f64(x: __m128d) -> __m128d {
+/// libm's `log`, `log2` and `log10` reduction of each lane: `x = 2^k·(1 + f)` with `1 + f`
+/// in [sqrt(2)/2, sqrt(2)), then `(k, f, f²/2, s = f/(2 + f), R(s²))`. Bit k of the last
+/// result is set where lane k is a positive normal finite number (the other lanes need the
+/// scalar function: zero, negative, subnormal, infinite, NaN).
+#[inline(always)]
+fn log_reduction(x: __m128d) -> ([__m128d; 5], i32) {
     sse2! {
         let hx = high_words(x);
-        // Positive normal finite lanes: the high word from 0x00100000 below 0x7ff00000
-        // (a set sign bit makes it larger).
+        // The high word from 0x00100000 below 0x7ff00000 (a set sign bit makes it larger).
         let fast = bits(above(hx, 0x000f_ffff)) & !bits(above(hx, 0x7fef_ffff));
-        // x = 2^k·(1 + f) with 1 + f in [sqrt(2)/2, sqrt(2)): the high word moved by
-        // 0x3ff00000 - 0x3fe6a09e, k its exponent, the mantissa put back under 0x3fe6a09e.
+        // The high word moved by 0x3ff00000 - 0x3fe6a09e, k its exponent, the mantissa put
+        // back under 0x3fe6a09e.
         let ui = _mm_add_epi64(
             _mm_castpd_si128(x),
             _mm_slli_epi64::<32>(_mm_set1_epi64x(0x3ff0_0000 - 0x3fe6_a09e)),
@@ -221,14 +224,74 @@ pub extern "C" fn clift_v2_log_f64(x: __m128d) -> __m128d {
         let t1 = mul(w, add(splat(LG2), mul(w, add(splat(LG4), mul(w, splat(LG6))))));
         let inner = add(splat(LG5), mul(w, splat(LG7)));
         let t2 = mul(z, add(splat(LG1), mul(w, add(splat(LG3), mul(w, inner)))));
-        let r = add(t2, t1);
-        let sum = add(mul(s, add(hfsq, r)), mul(dk, splat(LN2LO)));
-        let out = add(add(sub(sum, hfsq), f), mul(dk, splat(LN2HI)));
-        if fast == 0b11 {
-            return out;
-        }
-        patch(out, fast, x, super::double::clift_log_f64)
+        ([dk, f, hfsq, s, add(t2, t1)], fast)
     }
+}
+
+/// `log` of each lane (`clift_log_f64`, libm's `log`).
+pub extern "C" fn clift_v2_log_f64(x: __m128d) -> __m128d {
+    let ([dk, f, hfsq, s, r], fast) = log_reduction(x);
+    let sum = add(mul(s, add(hfsq, r)), mul(dk, splat(LN2LO)));
+    let out = add(add(sub(sum, hfsq), f), mul(dk, splat(LN2HI)));
+    if fast == 0b11 {
+        return out;
+    }
+    patch(out, fast, x, super::double::clift_log_f64)
+}
+
+/// libm's `log2` and `log10` split of `log(1 + f)`: `hi` (`f - f²/2` with its low 32 bits
+/// cleared) and `lo`.
+#[inline(always)]
+fn log_split(f: __m128d, hfsq: __m128d, s: __m128d, r: __m128d) -> (__m128d, __m128d) {
+    sse2! {
+        let hi = _mm_and_pd(sub(f, hfsq), _mm_castsi128_pd(_mm_set1_epi64x(-1 << 32)));
+        let lo = add(sub(sub(f, hi), hfsq), mul(s, add(hfsq, r)));
+        (hi, lo)
+    }
+}
+
+/// `val_lo + val_hi` after libm's `log2`/`log10` final extra-precision addition of `y`.
+#[inline(always)]
+fn log_sum(y: __m128d, val_hi: __m128d, val_lo: __m128d) -> __m128d {
+    let w = add(y, val_hi);
+    add(add(val_lo, add(sub(y, w), val_hi)), w)
+}
+
+const IVLN2HI: f64 = f64::from_bits(0x3ff7_1547_6520_0000);
+const IVLN2LO: f64 = f64::from_bits(0x3de7_05fc_2eef_a200);
+const IVLN10HI: f64 = f64::from_bits(0x3fdb_cb7b_1520_0000);
+const IVLN10LO: f64 = f64::from_bits(0x3dbb_9438_ca9a_add5);
+const LOG10_2HI: f64 = f64::from_bits(0x3fd3_4413_509f_6000);
+const LOG10_2LO: f64 = f64::from_bits(0x3d59_fef3_11f1_2b36);
+
+/// `log2` of each lane (`clift_log2_f64`, libm's `log2`).
+pub extern "C" fn clift_v2_log2_f64(x: __m128d) -> __m128d {
+    let ([dk, f, hfsq, s, r], fast) = log_reduction(x);
+    let (hi, lo) = log_split(f, hfsq, s, r);
+    let val_hi = mul(hi, splat(IVLN2HI));
+    let val_lo = add(mul(add(lo, hi), splat(IVLN2LO)), mul(lo, splat(IVLN2HI)));
+    let out = log_sum(dk, val_hi, val_lo);
+    if fast == 0b11 {
+        return out;
+    }
+    patch(out, fast, x, super::double::clift_log2_f64)
+}
+
+/// `log10` of each lane (`clift_log10_f64`, libm's `log10`).
+pub extern "C" fn clift_v2_log10_f64(x: __m128d) -> __m128d {
+    let ([dk, f, hfsq, s, r], fast) = log_reduction(x);
+    let (hi, lo) = log_split(f, hfsq, s, r);
+    let val_hi = mul(hi, splat(IVLN10HI));
+    let y = mul(dk, splat(LOG10_2HI));
+    let val_lo = add(
+        add(mul(dk, splat(LOG10_2LO)), mul(add(lo, hi), splat(IVLN10LO))),
+        mul(lo, splat(IVLN10HI)),
+    );
+    let out = log_sum(y, val_hi, val_lo);
+    if fast == 0b11 {
+        return out;
+    }
+    patch(out, fast, x, super::double::clift_log10_f64)
 }
 
 // libm's `__rem_pio2`, `__sin` and `__cos` constants, by their bit patterns.
@@ -386,7 +449,8 @@ pub extern "C" fn clift_v2_cos_f64(x: __m128d) -> __m128d {
 /// The functions above by symbol, for the JIT's symbol table.
 pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
     registry! {
-        clift_v2_exp_f64 clift_v2_log_f64 clift_v2_sin_f64 clift_v2_cos_f64
+        clift_v2_exp_f64 clift_v2_log_f64 clift_v2_log2_f64 clift_v2_log10_f64
+        clift_v2_sin_f64 clift_v2_cos_f64
     }
 }
 
@@ -517,6 +581,12 @@ mod tests {
     }
 
     #[test]
+    fn log2_and_log10_lanes_are_the_scalar_functions() {
+        same(clift_v2_log2_f64, super::super::double::clift_log2_f64);
+        same(clift_v2_log10_f64, super::super::double::clift_log10_f64);
+    }
+
+    #[test]
     fn sin_and_cos_lanes_are_the_scalar_functions() {
         same(clift_v2_sin_f64, super::super::double::clift_sin_f64);
         same(clift_v2_cos_f64, super::super::double::clift_cos_f64);
@@ -538,6 +608,10 @@ mod tests {
         assert!(l[1].is_nan());
         let l = lanes(clift_v2_log_f64(register([1024.0, f64::from_bits(1)])));
         assert_eq!(l, [6.931471805599453, -744.4400719213812]);
+        let l = lanes(clift_v2_log2_f64(register([8.0, 1.0])));
+        assert_eq!(l.map(f64::to_bits), [3.0f64.to_bits(), 0]);
+        let l = lanes(clift_v2_log10_f64(register([1000.0, 0.0])));
+        assert_eq!(l, [3.0, f64::NEG_INFINITY]);
         let pi = std::f64::consts::PI;
         let t = lanes(clift_v2_sin_f64(register([pi, -0.0])));
         assert_eq!(

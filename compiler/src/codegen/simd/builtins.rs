@@ -371,6 +371,8 @@ fn pair_symbol(f: F) -> Option<&'static str> {
     Some(match f {
         F::Exp => "clift_v2_exp_f64",
         F::Log => "clift_v2_log_f64",
+        F::Log2 => "clift_v2_log2_f64",
+        F::Log10 => "clift_v2_log10_f64",
         F::Sin => "clift_v2_sin_f64",
         F::Cos => "clift_v2_cos_f64",
         _ => return None,

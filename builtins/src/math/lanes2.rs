@@ -22,10 +22,10 @@
 
 use std::arch::x86_64::{
     __m128d, __m128i, _mm_add_epi32, _mm_add_epi64, _mm_add_pd, _mm_and_pd, _mm_and_si128,
-    _mm_andnot_pd, _mm_castpd_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_cmpgt_epi32,
-    _mm_cvtepi32_pd, _mm_cvttpd_epi32, _mm_div_pd, _mm_movemask_pd, _mm_mul_pd, _mm_or_pd,
-    _mm_set1_epi32, _mm_set1_epi64x, _mm_set1_pd, _mm_shuffle_epi32, _mm_slli_epi64,
-    _mm_srli_epi64, _mm_sub_pd, _mm_xor_pd,
+    _mm_andnot_pd, _mm_castpd_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_cmpeq_pd, _mm_cmpge_pd,
+    _mm_cmpgt_epi32, _mm_cmpgt_pd, _mm_cmplt_pd, _mm_cvtepi32_pd, _mm_cvttpd_epi32, _mm_div_pd,
+    _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_set1_epi32, _mm_set1_epi64x, _mm_set1_pd,
+    _mm_shuffle_epi32, _mm_slli_epi64, _mm_srli_epi64, _mm_sub_pd, _mm_xor_pd,
 };
 
 use super::f64x4::sse2;
@@ -138,6 +138,17 @@ const P5: f64 = f64::from_bits(0x3e66_3769_72be_a4d0);
 
 /// `exp` of each lane (`clift_exp_f64`, libm's `exp`).
 pub extern "C" fn clift_v2_exp_f64(x: __m128d) -> __m128d {
+    let (out, fast) = exp_fast(x);
+    if fast == 0b11 {
+        return out;
+    }
+    patch(out, fast, x, super::double::clift_exp_f64)
+}
+
+/// libm's `exp` of each lane; bit k of the second result is set where lane k took no rare
+/// path (the other lanes' results are garbage).
+#[inline(always)]
+fn exp_fast(x: __m128d) -> (__m128d, i32) {
     sse2! {
         let hx = _mm_and_si128(high_words(x), _mm_set1_epi64x(0x7fff_ffff));
         // libm's ranges of |x| by the high word: above 2^-28 (else 1 + x), above 0.5 ln2
@@ -171,11 +182,46 @@ pub extern "C" fn clift_v2_exp_f64(x: __m128d) -> __m128d {
             add(sub(div(mul(r, c), sub(splat(2.0), c)), lo), hi),
         );
         // scalbn(y, k) = y · 2^k for k in [-1022, 1022]; 2^0 = 1 leaves y as libm does.
-        let out = select(tiny, add(splat(1.0), x), mul(y, exp2i(k)));
+        (select(tiny, add(splat(1.0), x), mul(y, exp2i(k))), fast)
+    }
+}
+
+/// Dekker's exact product of each lane without FMA (`double.rs`'s `two_prod`): `a·b = hi +
+/// lo`, the same operations in the same order.
+#[inline(always)]
+fn two_prod(a: __m128d, b: __m128d) -> (__m128d, __m128d) {
+    let split = |a: __m128d| {
+        let c = mul(splat(134_217_729.0), a);
+        let hi = sub(c, sub(c, a));
+        (hi, sub(a, hi))
+    };
+    let p = mul(a, b);
+    let ((ah, al), (bh, bl)) = (split(a), split(b));
+    let partial = add(add(sub(mul(ah, bh), p), mul(ah, bl)), mul(al, bh));
+    (p, add(partial, mul(al, bl)))
+}
+
+/// `exp10` of each lane (`clift_exp10_f64`: `e^t + e^t·dt` on the double-double `x·ln 10 =
+/// t + dt`); its NaN, out-of-range, exact-power and infinite lanes by the scalar function.
+pub extern "C" fn clift_v2_exp10_f64(x: __m128d) -> __m128d {
+    sse2! {
+        let (t, lo) = two_prod(x, splat(std::f64::consts::LN_10));
+        let dt = add(lo, mul(x, splat(super::double::LN_10_LO)));
+        let (e, fast) = exp_fast(t);
+        let out = add(e, mul(e, dt));
+        // In range (NaN fails both), not an integer in [0, 22] (exact powers), finite e.
+        let in_range = _mm_and_pd(_mm_cmplt_pd(x, splat(309.0)), _mm_cmpgt_pd(x, splat(-325.0)));
+        let integer = _mm_cmpeq_pd(_mm_cvtepi32_pd(_mm_cvttpd_epi32(x)), x);
+        let power = _mm_and_pd(
+            integer,
+            _mm_and_pd(_mm_cmpge_pd(x, splat(0.0)), _mm_cmplt_pd(x, splat(23.0))),
+        );
+        let finite = _mm_cmplt_pd(_mm_andnot_pd(splat(-0.0), e), splat(f64::INFINITY));
+        let fast = fast & bits(_mm_andnot_pd(power, _mm_and_pd(in_range, finite)));
         if fast == 0b11 {
             return out;
         }
-        patch(out, fast, x, super::double::clift_exp_f64)
+        patch(out, fast, x, super::double::clift_exp10_f64)
     }
 }
 
@@ -449,7 +495,7 @@ pub extern "C" fn clift_v2_cos_f64(x: __m128d) -> __m128d {
 /// The functions above by symbol, for the JIT's symbol table.
 pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
     registry! {
-        clift_v2_exp_f64 clift_v2_log_f64 clift_v2_log2_f64 clift_v2_log10_f64
+        clift_v2_exp_f64 clift_v2_exp10_f64 clift_v2_log_f64 clift_v2_log2_f64 clift_v2_log10_f64
         clift_v2_sin_f64 clift_v2_cos_f64
     }
 }
@@ -573,6 +619,16 @@ mod tests {
     #[test]
     fn exp_lanes_are_the_scalar_function() {
         same(clift_v2_exp_f64, super::super::double::clift_exp_f64);
+    }
+
+    #[test]
+    fn exp10_lanes_are_the_scalar_function() {
+        same(clift_v2_exp10_f64, super::super::double::clift_exp10_f64);
+        // Exact powers, the range's ends and a fraction.
+        let t = lanes(clift_v2_exp10_f64(register([3.0, 0.5])));
+        assert_eq!(t, [1000.0, super::super::double::clift_exp10_f64(0.5)]);
+        let t = lanes(clift_v2_exp10_f64(register([309.0, -325.0])));
+        assert_eq!(t, [f64::INFINITY, 0.0]);
     }
 
     #[test]

@@ -370,6 +370,7 @@ fn float_components(ty: &Type) -> bool {
 fn pair_symbol(f: F) -> Option<&'static str> {
     Some(match f {
         F::Exp => "clift_v2_exp_f64",
+        F::Exp10 => "clift_v2_exp10_f64",
         F::Log => "clift_v2_log_f64",
         F::Log2 => "clift_v2_log2_f64",
         F::Log10 => "clift_v2_log10_f64",

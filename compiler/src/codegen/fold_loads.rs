@@ -22,9 +22,9 @@
 //!   live range overall: the user's result replaces the load's result (and the user's last
 //!   uses of its other operands come earlier).
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::{Block, Function, Inst, InstructionData, Opcode, Value, ValueDef};
 
 /// Whether `CLIFT_FOLD_LOADS` leaves the rewrites on (anything but `0`; scheduling off,
@@ -43,27 +43,28 @@ pub(crate) fn fold_loads(ctx: &mut cranelift_codegen::Context) {
     }
     let func = &mut ctx.func;
     let uses = use_counts(func);
+    let mut scratch = Scratch::default();
     let blocks: Vec<Block> = func.layout.blocks().collect();
     for block in blocks {
-        place_users_after_loads(func, block, &uses);
+        place_users_after_loads(func, block, &uses, &mut scratch);
     }
 }
 
 /// How many times each value is used: as an instruction's argument or a branch's block
 /// argument (aliases resolved).
-fn use_counts(func: &Function) -> HashMap<Value, u32> {
-    let mut uses: HashMap<Value, u32> = HashMap::new();
+fn use_counts(func: &Function) -> SecondaryMap<Value, u32> {
+    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
             for &arg in func.dfg.inst_args(inst) {
-                *uses.entry(func.dfg.resolve_aliases(arg)).or_default() += 1;
+                uses[func.dfg.resolve_aliases(arg)] += 1;
             }
             for call in func.dfg.insts[inst]
                 .branch_destination(&func.dfg.jump_tables, &func.dfg.exception_tables)
             {
                 for arg in call.args(&func.dfg.value_lists) {
                     if let Some(v) = arg.as_value() {
-                        *uses.entry(func.dfg.resolve_aliases(v)).or_default() += 1;
+                        uses[func.dfg.resolve_aliases(v)] += 1;
                     }
                 }
             }
@@ -77,13 +78,13 @@ fn use_counts(func: &Function) -> HashMap<Value, u32> {
 fn merge_straight_blocks(func: &mut Function) -> bool {
     let mut merged = false;
     let entry = func.layout.entry_block();
-    let mut preds: HashMap<Block, u32> = HashMap::new();
+    let mut preds: SecondaryMap<Block, u32> = SecondaryMap::new();
     for block in func.layout.blocks() {
         if let Some(last) = func.layout.last_inst(block) {
             for call in func.dfg.insts[last]
                 .branch_destination(&func.dfg.jump_tables, &func.dfg.exception_tables)
             {
-                *preds.entry(call.block(&func.dfg.value_lists)).or_default() += 1;
+                preds[call.block(&func.dfg.value_lists)] += 1;
             }
         }
     }
@@ -97,7 +98,7 @@ fn merge_straight_blocks(func: &mut Function) -> bool {
             let next = destination.block(&func.dfg.value_lists);
             let mergeable = next != block
                 && Some(next) != entry
-                && preds.get(&next) == Some(&1)
+                && preds[next] == 1
                 && destination.len(&func.dfg.value_lists) == 0
                 && func.dfg.num_block_params(next) == 0;
             if !mergeable {
@@ -122,46 +123,72 @@ fn pure(func: &Function, inst: Inst) -> bool {
     super::schedule::movable(func, inst)
 }
 
+/// Maps [`place_users_after_loads`] reuses from block to block (a map per block would
+/// cost a function of many blocks an allocation of all its values for each).
+#[derive(Default)]
+struct Scratch {
+    /// Each instruction's index in the block at hand.
+    position: SecondaryMap<Inst, usize>,
+    /// The one user of a load's result; taken (left `None`) as each load is visited.
+    user: SecondaryMap<Value, Option<Inst>>,
+}
+
 /// Moves, in `block`, the one user of each load's result to just after the load, where the
 /// user is pure and its other operands are defined before the load (module comment).
-fn place_users_after_loads(func: &mut Function, block: Block, uses: &HashMap<Value, u32>) {
+fn place_users_after_loads(
+    func: &mut Function,
+    block: Block,
+    uses: &SecondaryMap<Value, u32>,
+    scratch: &mut Scratch,
+) {
+    let Scratch { position, user } = scratch;
     let insts: Vec<Inst> = func.layout.block_insts(block).collect();
-    // Position of each instruction in the block as it stands; a moved user takes its
-    // load's position (anything that follows the load also follows the user).
-    let mut position: HashMap<Inst, usize> = insts
-        .iter()
-        .enumerate()
-        .map(|(i, &inst)| (inst, i))
-        .collect();
-    // The one user of each value used once, when that user is in this block.
-    let mut user: HashMap<Value, Inst> = HashMap::new();
+    let is_load = |func: &Function, inst: Inst| func.dfg.insts[inst].opcode() == Opcode::Load;
+    if !insts.iter().any(|&i| is_load(func, i)) {
+        return;
+    }
+    // A moved user takes its load's position (anything that follows the load also follows
+    // the user).
+    for (i, &inst) in insts.iter().enumerate() {
+        position[inst] = i;
+    }
+    // The one user of each result of this block's loads used once (every entry is taken
+    // below, as its load is visited).
     for &inst in &insts {
         for &arg in func.dfg.inst_args(inst) {
             let v = func.dfg.resolve_aliases(arg);
-            if uses.get(&v) == Some(&1) {
-                user.insert(v, inst);
+            let from_load_here =
+                |d: Inst| is_load(func, d) && func.layout.inst_block(d) == Some(block);
+            if uses[v] == 1
+                && matches!(func.dfg.value_def(v), ValueDef::Result(d, _) if from_load_here(d))
+            {
+                user[v] = Some(inst);
             }
         }
     }
     for &load in &insts {
-        if func.dfg.insts[load].opcode() != Opcode::Load {
+        if !is_load(func, load) {
             continue;
         }
         let [result] = func.dfg.inst_results(load) else {
             continue;
         };
-        let Some(&consumer) = user.get(result) else {
+        let Some(consumer) = user[*result].take() else {
             continue;
         };
-        let here = position[&load];
-        if position[&consumer] <= here || !pure(func, consumer) {
+        let here = position[load];
+        if position[consumer] <= here || !pure(func, consumer) {
             continue;
         }
         let ready = func.dfg.inst_args(consumer).iter().all(|&arg| {
             let v = func.dfg.resolve_aliases(arg);
             match func.dfg.value_def(v) {
+                // Defined in this block: before the load (or the load itself); elsewhere:
+                // in a block that dominates this one.
                 ValueDef::Result(def, _) => {
-                    def == load || position.get(&def).is_none_or(|&p| p < here)
+                    def == load
+                        || func.layout.inst_block(def) != Some(block)
+                        || position[def] < here
                 }
                 _ => true,
             }
@@ -174,7 +201,7 @@ fn place_users_after_loads(func: &mut Function, block: Block, uses: &HashMap<Val
         // `insert_inst` puts it before `load`: swap the two.
         func.layout.remove_inst(load);
         func.layout.insert_inst(load, consumer);
-        position.insert(consumer, here);
+        position[consumer] = here;
     }
 }
 

@@ -146,7 +146,8 @@ pub struct KernelCode {
     /// How its work-items run.
     pub execution: Execution,
     /// How many work-items of dimension 0 its loop runs per step with SIMD instructions
-    /// (`codegen/simd`), or why it runs them one at a time.
+    /// (`codegen/simd`: 4 per group of registers, 8 or 16 where a step runs several
+    /// groups), or why it runs them one at a time.
     pub vectorized: Result<u32, String>,
     pub name: String,
     pub params: Vec<KernelParam>,

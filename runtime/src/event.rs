@@ -18,9 +18,10 @@ use khronos_headers::*;
 use parking_lot::{Condvar, Mutex};
 
 use crate::context::Context;
+use crate::error::ClResult;
 use crate::object::handle_of;
 use crate::object::{ClObject, Header, ObjectKind};
-use crate::queue::{Job, Nothing, Pending, Queue};
+use crate::queue::{Enqueued, Job, Nothing, Pending, Queue, Start};
 
 /// A `clSetEventCallback` callback, wrapped by the C layer (which knows the event's handle
 /// and the application's data): called with the status the spec says it receives.
@@ -123,37 +124,41 @@ unsafe impl ClObject for Event {
 }
 
 impl Event {
-    /// The event of a command being enqueued on `queue`, written in place with `job` in
-    /// it (status QUEUED; the queued time is taken now if the command is profiled, as are
-    /// its other times: no clock is read otherwise). [`Unfinished::finish`] completes it.
+    /// The event of a command being enqueued on `queue`, written in place with its job in
+    /// it, which `build` writes where it stays (status QUEUED; the queued time is taken now
+    /// if the command is profiled, as are its other times: no clock is read otherwise).
+    /// `describe` tells, from the job, how the command is enqueued. [`Unfinished::finish`]
+    /// completes the event. If `build` fails, nothing else is written and the allocation
+    /// is freed.
     #[inline(always)]
     pub(crate) fn command<J: Job + 'static>(
-        context: Arc<Context>,
+        context: &Arc<Context>,
         queue: &Arc<Queue>,
-        command_type: cl_command_type,
         profiled: bool,
-        blocking: bool,
-        job: J,
-    ) -> Unfinished {
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+        describe: impl FnOnce(&J) -> Enqueued,
+    ) -> ClResult<(Unfinished, Enqueued)> {
         let event = Unfinished::new();
-        // SAFETY: a fresh event, written once here.
+        // SAFETY: a fresh event: the job is written first (on failure, `event` is dropped
+        // with nothing in it), then every other field once.
         unsafe {
+            let job = Pending::write_job(&raw mut (*event.at).pending, build)?;
+            let how = describe(&*job);
             Self::write(
                 event.at,
-                context,
+                Arc::clone(context),
                 handle_of(&**queue),
-                command_type,
+                how.command_type,
                 CL_QUEUED,
                 profiled,
             );
             Pending::write(
                 &raw mut (*event.at).pending,
                 Some(Arc::clone(queue)),
-                blocking,
-                job,
+                how.start == Start::Blocking,
             );
+            Ok((event, how))
         }
-        event
     }
 
     /// `clCreateUserEvent`: status CL_SUBMITTED until the application sets it.
@@ -169,7 +174,13 @@ impl Event {
                 CL_SUBMITTED,
                 false,
             );
-            Pending::write(&raw mut (*event.at).pending, None, false, Nothing);
+            let pending = &raw mut (*event.at).pending;
+            let nothing = Pending::write_job(pending, |at: *mut Nothing| {
+                at.write(Nothing);
+                Ok(())
+            });
+            debug_assert!(nothing.is_ok());
+            Pending::write(pending, None, false);
         }
         event.finish(None, false)
     }
@@ -473,7 +484,7 @@ fn every_field_is_written(event: Event) {
         state: _,        // write
         status: _,       // write
         changed: _,      // write
-        pending: _,      // command, user
+        pending: _,      // command, user (Pending::write_job, Pending::write)
         before: _,       // finish
         times: _,        // write
     } = event;

@@ -88,6 +88,20 @@ pub struct Kernel {
     /// What launches hold of the code (see [`LaunchCode`]).
     launch_code: Arc<LaunchCode>,
     args: Mutex<packed::Args>,
+    /// The sizes of the last accepted launch and the range they gave (see
+    /// [`Kernel::ndrange`]).
+    last_range: Mutex<Option<(RangeKey, NdRange)>>,
+}
+
+/// What [`Kernel::ndrange`]'s result depends on besides the kernel: the application's
+/// arguments as read, and the device's worker count (the local size chosen for a NULL one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RangeKey {
+    workers: u32,
+    work_dim: u32,
+    offset: Option<[usize; 3]>,
+    global: Option<[usize; 3]>,
+    local: Option<[usize; 3]>,
 }
 
 /// The kernel's code as launches hold it: a reference of its own, aligned to 128 bytes.
@@ -133,6 +147,7 @@ impl Kernel {
             launch_code: Arc::new(LaunchCode(Arc::clone(&code))),
             code,
             args,
+            last_range: Mutex::new(None),
         })
     }
 
@@ -178,6 +193,12 @@ impl Kernel {
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
     /// application left it to the driver.
+    ///
+    /// The sizes of the kernel's last accepted launch are remembered with what they gave:
+    /// a burst launches one kernel with the same sizes again and again, and the checks and
+    /// the choice cost ~200 instructions a launch, the lookup ~30. Everything they depend on
+    /// is in the key or fixed for the kernel (its required and largest work-group size);
+    /// a refused launch is never remembered.
     pub fn ndrange(
         &self,
         device: &Device,
@@ -186,6 +207,32 @@ impl Kernel {
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
     ) -> ClResult<NdRange> {
+        let key = RangeKey {
+            workers: device.compute_units(),
+            work_dim,
+            offset,
+            global,
+            local,
+        };
+        if let Some((last, range)) = self.last_range.lock().as_ref()
+            && *last == key
+        {
+            return Ok(*range);
+        }
+        let range = self.check_ndrange(device, key)?;
+        *self.last_range.lock() = Some((key, range));
+        Ok(range)
+    }
+
+    /// [`Kernel::ndrange`] without the memory of the last launch.
+    fn check_ndrange(&self, device: &Device, sizes: RangeKey) -> ClResult<NdRange> {
+        let RangeKey {
+            work_dim,
+            offset,
+            global,
+            local,
+            ..
+        } = sizes;
         // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1
         // and 3)."
         if !(1..=3).contains(&work_dim) {
@@ -193,31 +240,40 @@ impl Kernel {
         }
         let dims = work_dim as usize;
         // Unused dimensions are 1 wide (0 offset), as get_global_size etc. report them.
-        let pad =
-            |v: [usize; 3], fill: usize| [0, 1, 2].map(|d| if d < dims { v[d] } else { fill });
+        // (Plain loops over the three dimensions: the iterator chains they replace cost a
+        // burst of tiny launches ~200 instructions each.)
+        let pad = |v: [usize; 3], fill: usize| {
+            let mut out = [fill; 3];
+            out[..dims].copy_from_slice(&v[..dims]);
+            out
+        };
         // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, or if any of the values
         // specified in global_work_size[0], ... global_work_size[work_dim - 1] are 0".
         let Some(global) = global.map(|g| pad(g, 1)) else {
             return fail(CL_INVALID_GLOBAL_WORK_SIZE);
         };
-        if global.contains(&0) {
-            return fail(CL_INVALID_GLOBAL_WORK_SIZE);
-        }
         // "CL_INVALID_GLOBAL_WORK_SIZE if ... global_work_size[work_dim - 1] exceed the range
         // given by the sizeof(size_t) for the device": the global linear id of every
         // work-item must fit one too, so the number of work-items must.
-        if global
-            .iter()
-            .try_fold(1usize, |n, &g| n.checked_mul(g))
-            .is_none()
-        {
+        let mut items = 1usize;
+        let mut overflow = false;
+        for g in global {
+            let (product, wrapped) = items.overflowing_mul(g);
+            items = product;
+            overflow |= wrapped;
+        }
+        if global.contains(&0) || overflow {
             return fail(CL_INVALID_GLOBAL_WORK_SIZE);
         }
         let offset = pad(offset.unwrap_or([0; 3]), 0);
         // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
         // corresponding values in global_work_offset for any dimensions is greater than the
         // sizeof(size_t) for the device".
-        if (0..3).any(|d| global[d].checked_add(offset[d]).is_none()) {
+        let mut past_end = false;
+        for d in 0..dims {
+            past_end |= global[d].overflowing_add(offset[d]).1;
+        }
+        if past_end {
             return fail(CL_INVALID_GLOBAL_OFFSET);
         }
         let reqd = self.code.reqd_work_group_size;
@@ -242,19 +298,26 @@ impl Kernel {
         if local.contains(&0) {
             return fail(CL_INVALID_WORK_GROUP_SIZE);
         }
-        if (0..3).any(|d| local[d] > limits::MAX_WORK_ITEM_SIZES[d]) {
+        let mut too_large = false;
+        for (size, max) in local.into_iter().zip(limits::MAX_WORK_ITEM_SIZES) {
+            too_large |= size > max;
+        }
+        if too_large {
             return fail(CL_INVALID_WORK_ITEM_SIZE);
         }
         // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and number of
         // work-items specified by global_work_size is not evenly divisible by size of
         // work-group given by local_work_size or does not match the work-group size specified
         // for kernel using the __attribute__((reqd_work_group_size(X, Y, Z))) qualifier",
-        // or the group is larger than the kernel or device allows.
-        let total: usize = local.iter().product();
-        if (0..3).any(|d| !global[d].is_multiple_of(local[d]))
-            || reqd.is_some_and(|r| r != local)
-            || total > self.max_work_group_size()
-        {
+        // or the group is larger than the kernel or device allows (no product overflows:
+        // each size is at most CL_DEVICE_MAX_WORK_ITEM_SIZES).
+        // (A group the size of the range, a tiny launch's, needs no division.)
+        let mut uneven = false;
+        for d in 0..3 {
+            uneven |= global[d] != local[d] && global[d] % local[d] != 0;
+        }
+        let total = local[0] * local[1] * local[2];
+        if uneven || reqd.is_some_and(|r| r != local) || total > self.max_work_group_size() {
             return fail(CL_INVALID_WORK_GROUP_SIZE);
         }
         Ok(NdRange {
@@ -269,6 +332,22 @@ impl Kernel {
     /// `clSetKernelArg` packed, the layout of local memory, and the memory objects the
     /// command must keep alive.
     pub fn prepare(&self, device: &Device) -> ClResult<PreparedLaunch> {
+        let mut launch = std::mem::MaybeUninit::uninit();
+        // SAFETY: `launch` is valid for writes; `prepare_into` wrote it if it succeeded.
+        unsafe {
+            self.prepare_into(device, launch.as_mut_ptr())?;
+            Ok(launch.assume_init())
+        }
+    }
+
+    /// [`Kernel::prepare`] written in place at `dst` (a launch's place in its command's
+    /// event): the argument block is copied once, from the kernel into the event.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `PreparedLaunch` and holds none. It is written whole
+    /// if this succeeds, and not at all if it fails.
+    #[inline]
+    pub unsafe fn prepare_into(&self, device: &Device, dst: *mut PreparedLaunch) -> ClResult<()> {
         let args = self.args.lock();
         // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
         if !args.complete() {
@@ -280,7 +359,7 @@ impl Kernel {
         if self.code.private_mem_size > limits::MAX_PRIVATE_MEM_SIZE {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        let (block, buffers) = args.snapshot()?;
+        let buffers = args.hold()?;
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any
@@ -292,7 +371,10 @@ impl Kernel {
         // CL_DEVICE_LOCAL_MEM_SIZE" (the spec lists it for resources the kernel needs).
         // The kernel's need is what CL_KERNEL_LOCAL_MEM_SIZE reports; the padding that
         // aligns each argument to MAX_ALIGN is the driver's and is not held against it.
-        if args.local_need() as u64 > device.local_mem_size() {
+        // (A kernel without local memory does not look the device's size up: it is at
+        // least CL_DEVICE_LOCAL_MEM_SIZE's minimum, and the lookup cost a launch ~30
+        // instructions.)
+        if args.local_need() != 0 && args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
         let safe_objects = if self.code.safe_sites.is_some() {
@@ -300,13 +382,15 @@ impl Kernel {
         } else {
             Vec::new()
         };
-        Ok(PreparedLaunch {
-            code: Arc::clone(&self.launch_code),
-            block,
-            _buffers: buffers,
-            local_size,
-            safe_objects,
-        })
+        // SAFETY: the caller's contract; each field is written once, after every check.
+        unsafe {
+            (&raw mut (*dst).code).write(Arc::clone(&self.launch_code));
+            args.block().clone_to(&raw mut (*dst).block);
+            (&raw mut (*dst)._buffers).write(buffers);
+            (&raw mut (*dst).local_size).write(local_size);
+            (&raw mut (*dst).safe_objects).write(safe_objects);
+        }
+        Ok(())
     }
 
     /// Safe mode: each parameter's object for the kernel's bounds checks (a buffer's

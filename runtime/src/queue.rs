@@ -53,6 +53,14 @@ pub enum Start {
     Short,
 }
 
+/// How a command is enqueued: what its event reports, how it is ordered and how it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enqueued {
+    pub command_type: cl_command_type,
+    pub order: QueueOrder,
+    pub start: Start,
+}
+
 /// How a command relates to the others of its queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueOrder {
@@ -75,14 +83,20 @@ impl QueueOrder {
 }
 
 struct QueueState {
-    /// The last command of an in-order queue.
+    /// The last command enqueued in order: every command enqueued while the queue was
+    /// in-order waits for the one before it, so this one finishing means they all have.
+    /// (Commands enqueued while it was out-of-order are in `unfinished` instead.)
     last: Option<Arc<Event>>,
     /// The last barrier of an out-of-order queue.
     barrier: Option<Arc<Event>>,
-    /// Commands not known to be finished (for `clFinish` and barriers). Finished ones are
-    /// removed when the list has doubled since the last pruning, so that a burst of
-    /// enqueues costs amortized constant time each (pruning on every enqueue made a burst
-    /// of n commands cost n²/2 scans); a finished event left in the list is harmless.
+    /// Commands enqueued while the queue was out-of-order and not known to be finished
+    /// (for `clFinish` and barriers). In-order commands are not listed: `last` stands for
+    /// them, so an in-order enqueue neither clones its event into a list nor prunes one
+    /// (pruning freed the finished events in batches, which glibc's per-thread cache
+    /// cannot hold: ~300 instructions per enqueue). Finished ones are removed when the
+    /// list has doubled since the last pruning, so that a burst of enqueues costs
+    /// amortized constant time each (pruning on every enqueue made a burst of n commands
+    /// cost n²/2 scans); a finished event left in the list is harmless.
     unfinished: Vec<Arc<Event>>,
     /// The length of `unfinished` at which it is pruned next.
     prune_at: usize,
@@ -202,28 +216,48 @@ impl Queue {
     /// A `Blocking` command whose dependencies have all finished runs at once on the calling
     /// thread, which is about to wait for it anyway; a `Short` one on an in-order queue is
     /// deferred (see the module's documentation).
-    ///
-    /// The event is written in place with `job` inside it (one allocation, one copy of the
-    /// command's arguments) before the queue is locked; what depends on the queue's state
-    /// is filled in under the lock.
     #[inline]
     pub fn enqueue<J: Job + 'static>(
         self: &Arc<Self>,
         command_type: cl_command_type,
         wait_list: Vec<Arc<Event>>,
-        ordering: QueueOrder,
+        order: QueueOrder,
         start: Start,
         job: J,
     ) -> Arc<Event> {
-        let event = Event::command(
-            Arc::clone(&self.context),
-            self,
+        let how = Enqueued {
             command_type,
-            self.profiling(),
-            start == Start::Blocking,
-            job,
-        );
-        self.enqueue_event(event, wait_list, ordering, start)
+            order,
+            start,
+        };
+        let write = |at: *mut J| {
+            // SAFETY: `enqueue_with` hands a place valid for writes of a `J`.
+            unsafe { at.write(job) };
+            Ok(())
+        };
+        match self.enqueue_with(wait_list, write, |_| how) {
+            Ok(event) => event,
+            Err(_) => unreachable!("writing a job does not fail"),
+        }
+    }
+
+    /// [`Queue::enqueue`] with the job built in place by `build` (see [`Job`]): the event
+    /// is allocated first and the job written straight into it (a kernel launch's ~350
+    /// bytes are copied once, from the kernel), then `describe` tells from the job how it
+    /// is enqueued. Everything is written before the queue is locked; what depends on the
+    /// queue's state is filled in under the lock. If `build` fails, nothing is enqueued.
+    ///
+    /// `build` must write a whole `J` into the place it is given when it succeeds, and
+    /// nothing that needs dropping when it fails.
+    #[inline(always)]
+    pub fn enqueue_with<J: Job + 'static>(
+        self: &Arc<Self>,
+        wait_list: Vec<Arc<Event>>,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+        describe: impl FnOnce(&J) -> Enqueued,
+    ) -> ClResult<Arc<Event>> {
+        let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;
+        Ok(self.enqueue_event(event, wait_list, how.order, how.start))
     }
 
     /// The part of [`Queue::enqueue`] that does not depend on the job's type.
@@ -247,6 +281,11 @@ impl Queue {
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 deps.extend(state.unfinished.iter().cloned());
+                // The in-order commands (`last`, and all before it); on an in-order queue
+                // it is this command's `previous` below.
+                if out_of_order {
+                    deps.extend(state.last.clone());
+                }
             }
             let previous = if out_of_order {
                 state.barrier.clone()
@@ -273,7 +312,9 @@ impl Queue {
             if defer {
                 state.deferred = Some((Arc::clone(&event), flusher::tick()));
             }
-            state.track(Arc::clone(&event));
+            if out_of_order {
+                state.track(Arc::clone(&event));
+            }
             (event, previous, defer)
         };
         if defer {
@@ -302,18 +343,14 @@ impl Queue {
 
     /// `clFinish`: blocks until every command enqueued so far has finished.
     ///
-    /// The most recent command is waited for first: on an in-order queue it finishes after
-    /// every earlier one, so nothing else is left to wait for (and no list is copied).
+    /// The last in-order command is waited for first: it finishes after every earlier
+    /// in-order one, so on an in-order queue nothing else is left to wait for (and no list
+    /// is copied); then those enqueued while the queue was out-of-order.
     pub fn finish(&self) {
-        let last = {
-            let mut state = self.state.lock();
-            state.unfinished.retain(|e| !e.is_finished());
-            state.unfinished.last().cloned()
-        };
-        let Some(last) = last else {
-            return;
-        };
-        last.wait();
+        let last = self.state.lock().last.clone();
+        if let Some(last) = last {
+            last.wait();
+        }
         let pending: Vec<Arc<Event>> = {
             let mut state = self.state.lock();
             state.unfinished.retain(|e| !e.is_finished());
@@ -350,25 +387,34 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
+    /// Writes the job of a pending command into uninitialised memory, by `build` (see
+    /// [`Slot::write_with`]); returns its place.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Pending` and holds no job; `build` writes a whole
+    /// `J` when it succeeds and nothing that needs dropping when it fails.
+    #[inline(always)]
+    pub(crate) unsafe fn write_job<J: Job + 'static>(
+        dst: *mut Pending,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+    ) -> ClResult<*mut J> {
+        // SAFETY: the caller's contract.
+        unsafe { Slot::write_with(UnsafeCell::raw_get(&raw mut (*dst).work), build) }
+    }
+
     /// Writes the pending part of a command (`queue` `None`: a user event's, with nothing
-    /// to run) into uninitialised memory, `job` in place.
+    /// to run) but its job ([`Pending::write_job`]) into uninitialised memory.
     ///
     /// # Safety
     /// `dst` is valid for writes of a `Pending` and holds none (a live one would leak).
     #[inline(always)]
-    pub(crate) unsafe fn write<J: Job + 'static>(
-        dst: *mut Pending,
-        queue: Option<Arc<Queue>>,
-        blocking: bool,
-        job: J,
-    ) {
+    pub(crate) unsafe fn write(dst: *mut Pending, queue: Option<Arc<Queue>>, blocking: bool) {
         let enqueued_at =
             crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
                 .then(std::time::Instant::now);
         // SAFETY: the caller's contract; every field is written once.
         unsafe {
             (&raw mut (*dst).queue).write(Mutex::new(queue));
-            Slot::write(UnsafeCell::raw_get(&raw mut (*dst).work), job);
             // One count, released by `submit_when_ready`, so the command cannot start while
             // its dependencies are still being registered.
             (&raw mut (*dst).remaining).write(AtomicUsize::new(1));
@@ -631,7 +677,7 @@ pub(crate) fn run(event: &Event) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::context::ContextProperties;
     use crate::platform::Platform;
@@ -683,43 +729,113 @@ mod tests {
         queue.finish();
     }
 
-    /// A long burst on an in-order queue keeps the list of unfinished commands short (it is
-    /// pruned as it doubles), and `clFinish` still waits for every command.
+    /// A long burst keeps the list of unfinished commands short: an in-order queue lists
+    /// none (its last command stands for them), an out-of-order one prunes the list as it
+    /// doubles; `clFinish` still waits for every command.
     #[test]
     fn a_burst_keeps_the_unfinished_list_bounded() {
-        let device = Arc::clone(&Platform::get().devices()[0]);
-        let context = Context::new(
-            vec![Arc::clone(&device)],
-            ContextProperties::default(),
-            None,
-        );
-        let queue = Queue::new(context, device, 0).unwrap();
-        let done = Arc::new(AtomicUsize::new(0));
-        let mut longest = 0;
-        for _ in 0..5_000 {
-            let done = Arc::clone(&done);
-            let work: Work = work(move |_| {
-                done.fetch_add(1, Ordering::Relaxed);
-                Ok(())
-            });
-            // Blocking: each command has finished before the next is enqueued.
-            let event = queue.enqueue(
-                CL_COMMAND_MARKER,
-                Vec::new(),
-                QueueOrder::Command,
-                Start::Blocking,
-                work,
-            );
-            assert_eq!(event.wait(), CL_COMPLETE);
-            longest = longest.max(queue.state.lock().unfinished.len());
+        for (properties, bound) in [(0, 0), (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 64)] {
+            let queue = queue(properties);
+            let done = Arc::new(AtomicUsize::new(0));
+            let mut longest = 0;
+            for _ in 0..5_000 {
+                let done = Arc::clone(&done);
+                let work: Work = work(move |_| {
+                    done.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                });
+                // Blocking: each command has finished before the next is enqueued.
+                let event = queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    Vec::new(),
+                    QueueOrder::Command,
+                    Start::Blocking,
+                    work,
+                );
+                assert_eq!(event.wait(), CL_COMPLETE);
+                longest = longest.max(queue.state.lock().unfinished.len());
+            }
+            assert_eq!(MIN_PRUNE_AT, 64);
+            assert!(longest <= bound, "{longest} commands tracked");
+            queue.finish();
+            assert_eq!(done.load(Ordering::Relaxed), 5_000);
+            assert!(queue.state.lock().unfinished.is_empty());
         }
-        assert!(longest <= MIN_PRUNE_AT, "{longest} commands tracked");
-        queue.finish();
-        assert_eq!(done.load(Ordering::Relaxed), 5_000);
-        assert!(queue.state.lock().unfinished.is_empty());
     }
 
-    pub(super) fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
+    /// Commands enqueued in order are not listed, only the last of them: after the queue
+    /// is switched to out-of-order (`clSetCommandQueueProperty`), a marker and `clFinish`
+    /// still wait for them, and for the out-of-order ones.
+    #[test]
+    fn markers_and_finish_wait_for_commands_enqueued_before_a_switch_to_out_of_order() {
+        let queue = queue(0);
+        let gate = Event::user(Arc::clone(queue.context()));
+        let ran = Arc::new(AtomicUsize::new(0));
+        let counted = |queue: &Arc<Queue>, waits: Vec<Arc<Event>>| {
+            let ran = Arc::clone(&ran);
+            queue.enqueue(
+                CL_COMMAND_MARKER,
+                waits,
+                QueueOrder::Command,
+                Start::Now,
+                work(move |_| {
+                    ran.fetch_add(1, Ordering::AcqRel);
+                    Ok(())
+                }),
+            )
+        };
+        let in_order: Vec<_> = (0..3)
+            .map(|i| {
+                counted(
+                    &queue,
+                    if i == 0 {
+                        vec![Arc::clone(&gate)]
+                    } else {
+                        Vec::new()
+                    },
+                )
+            })
+            .collect();
+        assert!(queue.state.lock().unfinished.is_empty());
+        queue.change_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, true);
+        let second_gate = Event::user(Arc::clone(queue.context()));
+        let out_of_order = counted(&queue, vec![Arc::clone(&second_gate)]);
+        assert_eq!(queue.state.lock().unfinished.len(), 1);
+        let marker = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::AfterAll,
+            Start::Now,
+            work(|_| Ok(())),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(marker.status(), CL_QUEUED);
+        second_gate.set_status(CL_COMPLETE);
+        assert_eq!(out_of_order.wait(), CL_COMPLETE);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(
+            marker.status(),
+            CL_QUEUED,
+            "the marker waits for the in-order ones"
+        );
+        let opener = open_later(&gate);
+        queue.finish();
+        assert_eq!(ran.load(Ordering::Acquire), 4);
+        assert!(in_order.iter().all(|e| e.status() == CL_COMPLETE));
+        assert_eq!(marker.wait(), CL_COMPLETE);
+        opener.join().unwrap();
+    }
+
+    /// Completes the user event `gate` from another thread, 20 ms from now.
+    fn open_later(gate: &Arc<Event>) -> std::thread::JoinHandle<()> {
+        let gate = Arc::clone(gate);
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            gate.set_status(CL_COMPLETE);
+        })
+    }
+
+    pub(crate) fn queue(properties: cl_command_queue_properties) -> Arc<Queue> {
         let device = Arc::clone(&Platform::get().devices()[0]);
         let context = Context::new(
             vec![Arc::clone(&device)],
@@ -777,13 +893,7 @@ mod tests {
             work(|_| Ok(())),
         );
         assert_eq!(fast.wait(), CL_COMPLETE);
-        let opener = {
-            let gate = Arc::clone(&gate);
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                gate.set_status(CL_COMPLETE);
-            })
-        };
+        let opener = open_later(&gate);
         queue.finish();
         assert_eq!(slow.status(), CL_COMPLETE);
         opener.join().unwrap();

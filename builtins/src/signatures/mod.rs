@@ -294,11 +294,20 @@ impl Pattern {
         } else {
             &[Space::Global]
         };
+        // The names depend on N and the rounding only: made once each, not per type (the
+        // table's expansion is part of a process's first build).
+        let names: Vec<Vec<String>> = ns
+            .iter()
+            .map(|n| {
+                let name = self.name.replace("{N}", &n.to_string());
+                roundings.iter().map(|r| name.replace("{R}", r)).collect()
+            })
+            .collect();
         let mut out = Vec::new();
         for &element in &elements {
             for &lane in &lanes {
-                for &n in ns {
-                    for &rounding in roundings {
+                for (&n, names) in ns.iter().zip(&names) {
+                    for (&rounding, name) in roundings.iter().zip(names) {
                         for &space in spaces {
                             let b = Binding {
                                 element,
@@ -306,10 +315,7 @@ impl Pattern {
                                 n,
                                 space,
                             };
-                            let name = self
-                                .name
-                                .replace("{N}", &n.to_string())
-                                .replace("{R}", rounding);
+                            let name = name.clone();
                             let ret = resolve(&self.ret, b);
                             let params: Vec<BType> =
                                 self.params.iter().map(|p| resolve(p, b)).collect();

@@ -319,11 +319,11 @@ pub fn compile_with_sites(
             id,
             f,
             plan,
-            vector_row.clone().ok(),
+            vector_row.as_ref().ok().map(|&(id, _)| id),
             &mut fctx,
         )?;
         let status = match plan {
-            None => vector_row.map(|_| simd::WIDTH as u32),
+            None => vector_row.map(|(_, items)| items),
             Some(p) => p.vectorized.clone().map(|()| simd::WIDTH as u32),
         };
         vectorized.insert(id, status);

@@ -18,10 +18,9 @@
 //! many registers as they take. It changes no instruction, only their order, so results
 //! are bit for bit those of the unscheduled code.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
-use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{Block, Function, Inst, Opcode, Value, ValueDef};
 
 /// Whether `CLIFT_SCHEDULE` leaves scheduling on (anything but `0`).
@@ -59,8 +58,9 @@ pub(crate) fn schedule(func: &mut Function) {
                 run.push(inst);
                 continue;
             }
-            if run.len() >= MIN_RUN {
-                let order = order_run(func, &run);
+            if run.len() >= MIN_RUN
+                && let Some(order) = order_run(func, &run)
+            {
                 for &i in &order {
                     func.layout.remove_inst(i);
                     func.layout.insert_inst(i, inst);
@@ -123,25 +123,34 @@ struct Run {
     latency: Vec<u32>,
     /// The longest latency path from an instruction to the end of the run.
     height: Vec<u32>,
-    /// Each instruction's operand values: (value index, class, uses by the instruction).
+    /// Each instruction's operand values: (the value's number in the run, class, uses by
+    /// the instruction). Values are numbered densely in the run, so that the scheduler's
+    /// inner loop, which weighs up to [`WINDOW`] candidates per instruction issued, indexes
+    /// vectors instead of hashing.
     operands: Vec<Vec<(usize, usize, u32)>>,
-    /// The class of each instruction's result, and the result's value index.
+    /// The class of each instruction's result, and the result's number.
     class: Vec<usize>,
     result: Vec<usize>,
-    /// Uses inside the run of each value the run uses.
-    uses_in_run: HashMap<usize, u32>,
+    /// Uses inside the run of each value (by number).
+    uses_in_run: Vec<u32>,
     /// The values the run defines and uses: each holds a register from its definition to
     /// its last use in the run. (Values from before the run, and those it leaves for later,
     /// wait in registers or on the stack whatever the order: one spill and one reload at
     /// most, where a chain kept waiting in registers would spill at every step.)
-    dying: HashSet<usize>,
+    dying: Vec<bool>,
 }
 
 /// The order in which to issue `run` (a block's pure instructions between two fixed ones,
-/// in elaboration's order, which is a topological order).
-fn order_run(func: &Function, run: &[Inst]) -> Vec<Inst> {
+/// in elaboration's order, which is a topological order); `None` where that order is kept.
+fn order_run(func: &Function, run: &[Inst]) -> Option<Vec<Inst>> {
     let n = run.len();
     let index: HashMap<Inst, usize> = run.iter().enumerate().map(|(i, &inst)| (inst, i)).collect();
+    // The run's results are numbered 0..n, the values from before it after them.
+    let mut number: HashMap<Value, usize> = run
+        .iter()
+        .enumerate()
+        .map(|(i, &inst)| (func.dfg.inst_results(inst)[0], i))
+        .collect();
     let mut g = Run {
         preds: vec![Vec::new(); n],
         succs: vec![Vec::new(); n],
@@ -152,22 +161,24 @@ fn order_run(func: &Function, run: &[Inst]) -> Vec<Inst> {
             .iter()
             .map(|&i| class(func, func.dfg.inst_results(i)[0]))
             .collect(),
-        result: run
-            .iter()
-            .map(|&i| func.dfg.inst_results(i)[0].index())
-            .collect(),
-        uses_in_run: HashMap::new(),
-        dying: HashSet::new(),
+        result: (0..n).collect(),
+        uses_in_run: vec![0; n],
+        dying: Vec::new(),
     };
     for (i, &inst) in run.iter().enumerate() {
         for &arg in func.dfg.inst_args(inst) {
             let v = func.dfg.resolve_aliases(arg);
-            *g.uses_in_run.entry(v.index()).or_default() += 1;
-            if let Some(op) = g.operands[i].iter_mut().find(|op| op.0 == v.index()) {
+            let next = number.len();
+            let k = *number.entry(v).or_insert(next);
+            if k == g.uses_in_run.len() {
+                g.uses_in_run.push(0);
+            }
+            g.uses_in_run[k] += 1;
+            if let Some(op) = g.operands[i].iter_mut().find(|op| op.0 == k) {
                 op.2 += 1;
                 continue;
             }
-            g.operands[i].push((v.index(), class(func, v), 1));
+            g.operands[i].push((k, class(func, v), 1));
             if let ValueDef::Result(def, _) = func.dfg.value_def(v)
                 && let Some(&p) = index.get(&def)
             {
@@ -177,10 +188,8 @@ fn order_run(func: &Function, run: &[Inst]) -> Vec<Inst> {
         }
     }
     // A value of the run holds a register from its definition to its last use in the run.
-    g.dying = run
-        .iter()
-        .map(|&i| func.dfg.inst_results(i)[0].index())
-        .filter(|v| g.uses_in_run.contains_key(v))
+    g.dying = (0..g.uses_in_run.len())
+        .map(|k| k < n && g.uses_in_run[k] > 0)
         .collect();
     for i in (0..n).rev() {
         let below = g.succs[i].iter().map(|&s| g.height[s]).max().unwrap_or(0);
@@ -190,10 +199,10 @@ fn order_run(func: &Function, run: &[Inst]) -> Vec<Inst> {
     // Elaboration's order is kept where the schedule gains little: reordering lengthens
     // live ranges, which costs the register allocator time (the build) for nothing.
     let elaborated: Vec<usize> = (0..n).collect();
-    if 5 * cycles(&g, &order) > 4 * cycles(&g, &elaborated) {
-        return run.to_vec();
+    if order == elaborated || 5 * cycles(&g, &order) > 4 * cycles(&g, &elaborated) {
+        return None;
     }
-    order.into_iter().map(|i| run[i]).collect()
+    Some(order.into_iter().map(|i| run[i]).collect())
 }
 
 /// The cycles the model takes to issue `g`'s instructions in `order` and finish them.
@@ -221,13 +230,13 @@ fn issue(g: &Run) -> Vec<usize> {
     let mut left = g.uses_in_run.clone();
     let mut live = [0u32; 2];
     // The change in live registers of each class if `i` issued now.
-    let delta = |i: usize, left: &HashMap<usize, u32>| {
+    let delta = |i: usize, left: &[u32]| {
         let mut d = [0i32; 2];
-        if g.dying.contains(&g.result[i]) {
+        if g.dying[g.result[i]] {
             d[g.class[i]] += 1;
         }
         for &(v, c, own) in &g.operands[i] {
-            if g.dying.contains(&v) && left[&v] == own {
+            if g.dying[v] && left[v] == own {
                 d[c] -= 1;
             }
         }
@@ -240,13 +249,16 @@ fn issue(g: &Run) -> Vec<usize> {
         let over = |d: [i32; 2]| {
             (0..2).any(|c| d[c] > 0 && live[c] as i32 + d[c] > PRESSURE_LIMIT[c] as i32)
         };
+        // An instruction adds at most one live register: below the limits, none is over,
+        // and the candidates' deltas need not be computed.
+        let near_limit = (0..2).any(|c| live[c] >= PRESSURE_LIMIT[c]);
         let i = ready
             .iter()
             .take(WINDOW)
             .copied()
             .min_by_key(|&i| {
                 (
-                    over(delta(i, &left)),
+                    near_limit && over(delta(i, &left)),
                     ready_at[i].max(cycle),
                     std::cmp::Reverse(g.height[i]),
                     i,
@@ -259,9 +271,7 @@ fn issue(g: &Run) -> Vec<usize> {
             live[c] = live[c].saturating_add_signed(d[c]);
         }
         for &(v, _, own) in &g.operands[i] {
-            if let Some(l) = left.get_mut(&v) {
-                *l -= own;
-            }
+            left[v] -= own;
         }
         let start = ready_at[i].max(cycle);
         slots = slots.max(start * ISSUE_WIDTH) + 1;

@@ -9,7 +9,7 @@ use clift_runtime::queue::Queue;
 use clift_runtime::{ClResult, fail};
 use khronos_headers::*;
 
-use super::event::{enqueue, wait_list};
+use super::event::{return_event, wait_list};
 use crate::boundary::call;
 use crate::handle;
 
@@ -75,8 +75,10 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 sizes(local_work_size, dims),
             )
         };
-        let launch = Launch::ndrange(queue.device(), &kernel, work_dim, offset, global, local)?;
-        enqueue(&queue, launch, waits, false, event)
+        let launched =
+            Launch::enqueue_ndrange(&queue, &kernel, work_dim, offset, global, local, waits)?;
+        return_event(launched, event);
+        Ok(())
     })
 }
 
@@ -92,7 +94,7 @@ pub unsafe extern "C" fn clEnqueueTask(
         let (queue, kernel) = queue_and_kernel(command_queue, kernel)?;
         // SAFETY: the application's wait list.
         let waits = unsafe { wait_list(&queue, event_wait_list, num_events_in_wait_list) }?;
-        let launch = Launch::task(queue.device(), &kernel)?;
-        enqueue(&queue, launch, waits, false, event)
+        return_event(Launch::enqueue_task(&queue, &kernel, waits)?, event);
+        Ok(())
     })
 }

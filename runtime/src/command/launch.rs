@@ -9,9 +9,10 @@ use std::sync::Arc;
 use khronos_headers::*;
 
 use super::Command;
-use crate::device::Device;
 use crate::error::ClResult;
+use crate::event::Event;
 use crate::kernel::{Kernel, NdRange, PreparedLaunch};
+use crate::queue::Queue;
 
 /// The most work-items of a launch that is deferred until waited for (`Command::short`).
 pub const SHORT_LAUNCH: usize = 4096;
@@ -25,38 +26,54 @@ pub struct Launch {
 
 impl Launch {
     /// `clEnqueueNDRangeKernel` with the first `work_dim` entries of each array (`None`:
-    /// the application passed NULL).
-    pub fn ndrange(
-        device: &Arc<Device>,
+    /// the application passed NULL), after `waits` (validated by the caller). The work
+    /// sizes are checked first, then the launch is built in its event.
+    pub fn enqueue_ndrange(
+        queue: &Arc<Queue>,
         kernel: &Kernel,
         work_dim: u32,
         offset: Option<[usize; 3]>,
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
-    ) -> ClResult<Self> {
-        let range = kernel.ndrange(device, work_dim, offset, global, local)?;
-        Self::prepared(CL_COMMAND_NDRANGE_KERNEL, device, kernel, range)
+        waits: Vec<Arc<Event>>,
+    ) -> ClResult<Arc<Event>> {
+        let range = kernel.ndrange(queue.device(), work_dim, offset, global, local)?;
+        Self::enqueue(queue, kernel, CL_COMMAND_NDRANGE_KERNEL, range, waits)
     }
 
     /// `clEnqueueTask`: "The kernel is executed using a single work-item", an NDRange of one
     /// item in one group.
-    pub fn task(device: &Arc<Device>, kernel: &Kernel) -> ClResult<Self> {
+    pub fn enqueue_task(
+        queue: &Arc<Queue>,
+        kernel: &Kernel,
+        waits: Vec<Arc<Event>>,
+    ) -> ClResult<Arc<Event>> {
         let one = Some([1; 3]);
-        let range = kernel.ndrange(device, 1, None, one, one)?;
-        Self::prepared(CL_COMMAND_TASK, device, kernel, range)
+        let range = kernel.ndrange(queue.device(), 1, None, one, one)?;
+        Self::enqueue(queue, kernel, CL_COMMAND_TASK, range, waits)
     }
 
-    fn prepared(
-        command_type: cl_command_type,
-        device: &Arc<Device>,
+    /// Captures the arguments (`Kernel::prepare_into`) straight into the command's event.
+    fn enqueue(
+        queue: &Arc<Queue>,
         kernel: &Kernel,
+        command_type: cl_command_type,
         range: NdRange,
-    ) -> ClResult<Self> {
-        Ok(Launch {
-            command_type,
-            range,
-            prepared: kernel.prepare(device)?,
-        })
+        waits: Vec<Arc<Event>>,
+    ) -> ClResult<Arc<Event>> {
+        let device = queue.device();
+        let build = |at: *mut Launch| {
+            // SAFETY: `at` is valid for writes of a `Launch`; `prepare_into` writes the
+            // arguments whole or, failing, nothing, and the other fields follow.
+            unsafe {
+                kernel.prepare_into(device, &raw mut (*at).prepared)?;
+                (&raw mut (*at).command_type).write(command_type);
+                (&raw mut (*at).range).write(range);
+            }
+            Ok(())
+        };
+        // SAFETY: `build` writes every field of the launch, or nothing.
+        unsafe { super::enqueue_built(queue, waits, false, build) }
     }
 }
 
@@ -82,10 +99,9 @@ mod tests {
     use super::*;
 
     /// A launch is written into its event, not boxed beside it: one allocation per launch.
-    /// (`Option` of the closure `command::enqueue` makes, which holds just the launch.)
     #[test]
     fn a_launch_is_held_in_its_event() {
-        assert!(crate::queue::fits_in_event::<Option<Launch>>());
+        assert!(crate::queue::fits_in_event::<super::super::Once<Launch>>());
         assert!(!crate::queue::fits_in_event::<[u128; 25]>());
     }
 }

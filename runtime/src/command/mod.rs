@@ -24,6 +24,7 @@ pub mod native;
 pub mod rect;
 pub mod sync;
 
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use khronos_headers::*;
@@ -31,7 +32,7 @@ use khronos_headers::*;
 use crate::error::{ClResult, fail};
 use crate::event::Event;
 use crate::memory::Mem;
-use crate::queue::{Queue, QueueOrder, Start};
+use crate::queue::{Enqueued, Job, Queue, QueueOrder, Start};
 
 /// A command with its arguments validated.
 pub trait Command: Send + 'static {
@@ -69,17 +70,54 @@ pub fn enqueue<C: Command>(
     waits: Vec<Arc<Event>>,
     blocking: bool,
 ) -> ClResult<Arc<Event>> {
-    let (command_type, order) = (command.command_type(), command.order());
-    let start = if blocking {
-        Start::Blocking
-    } else if command.short() {
-        Start::Short
-    } else {
-        Start::Now
+    // SAFETY: the command is written whole.
+    unsafe {
+        enqueue_built(queue, waits, blocking, |at: *mut C| {
+            at.write(command);
+            Ok(())
+        })
+    }
+}
+
+/// [`enqueue`] with the command built by `build` where it stays, in its event (a kernel
+/// launch's arguments are copied once, from the kernel into the event). Nothing is
+/// enqueued if `build` fails.
+///
+/// # Safety
+/// `build` writes a whole `C` into the place it is given when it succeeds, and nothing
+/// that needs dropping when it fails.
+#[inline(always)]
+pub unsafe fn enqueue_built<C: Command>(
+    queue: &Arc<Queue>,
+    waits: Vec<Arc<Event>>,
+    blocking: bool,
+    build: impl FnOnce(*mut C) -> ClResult<()>,
+) -> ClResult<Arc<Event>> {
+    let build = |at: *mut Once<C>| {
+        // SAFETY: `at` is valid for writes of a `Once<C>`; the command is marked live once
+        // `build` has written it (the caller's contract).
+        unsafe {
+            build((&raw mut (*at).command).cast::<C>())?;
+            (&raw mut (*at).live).write(true);
+        }
+        Ok(())
     };
-    // Written in place into the event: the command's only copy.
-    let job = Some(move |queue: &Queue| command.run(queue));
-    let event = queue.enqueue(command_type, waits, order, start, job);
+    let describe = |once: &Once<C>| {
+        // SAFETY: written by `build` above.
+        let command = unsafe { once.command.assume_init_ref() };
+        Enqueued {
+            command_type: command.command_type(),
+            order: command.order(),
+            start: if blocking {
+                Start::Blocking
+            } else if command.short() {
+                Start::Short
+            } else {
+                Start::Now
+            },
+        }
+    };
+    let event = queue.enqueue_with(waits, build, describe)?;
     if blocking {
         match event.wait() {
             CL_COMPLETE => {}
@@ -87,6 +125,36 @@ pub fn enqueue<C: Command>(
         }
     }
     Ok(event)
+}
+
+/// A command as its event holds it (see `crate::queue::Job`): run once, or dropped unrun.
+pub(crate) struct Once<C> {
+    command: MaybeUninit<C>,
+    /// Not run nor dropped yet.
+    live: bool,
+}
+
+impl<C: Command> Job for Once<C> {
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+        if !std::mem::replace(&mut self.live, false) {
+            return Ok(());
+        }
+        // SAFETY: it was live, and is marked not to be read again.
+        let command = unsafe { self.command.assume_init_read() };
+        match queue {
+            Some(queue) => command.run(queue),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<C> Drop for Once<C> {
+    fn drop(&mut self) {
+        if self.live {
+            // SAFETY: live: written and neither run nor dropped.
+            unsafe { self.command.assume_init_drop() }
+        }
+    }
 }
 
 /// "CL_INVALID_CONTEXT if context associated with command_queue and events in
@@ -165,4 +233,59 @@ pub fn origins_and_region(
     r: Option<[usize; 3]>,
 ) -> ClResult<([usize; 3], [usize; 3], [usize; 3])> {
     Ok((origin(a)?, origin(b)?, region(r)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// A command counting its runs and drops.
+    struct Counted(Arc<[AtomicUsize; 2]>);
+
+    impl Command for Counted {
+        fn command_type(&self) -> cl_command_type {
+            CL_COMMAND_MARKER
+        }
+        fn run(self, _queue: &Queue) -> ClResult<()> {
+            self.0[0].fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+    }
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0[1].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A command held in its event runs at most once and is dropped exactly once: run,
+    /// given up (run with no queue), or dropped with the event unrun.
+    #[test]
+    fn a_held_command_runs_once_and_is_dropped_once() {
+        let queue = crate::queue::tests::queue(0);
+        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let held = || Once {
+            command: MaybeUninit::new(Counted(Arc::clone(&counts))),
+            live: true,
+        };
+        let seen = || counts.each_ref().map(|c| c.load(Ordering::Relaxed));
+        let mut ran = held();
+        assert_eq!(ran.run(Some(&queue)), Ok(()));
+        assert_eq!(ran.run(Some(&queue)), Ok(()));
+        drop(ran);
+        assert_eq!(seen(), [1, 1]);
+        let mut given_up = held();
+        assert_eq!(given_up.run(None), Ok(()));
+        assert_eq!(given_up.run(Some(&queue)), Ok(()));
+        drop(given_up);
+        assert_eq!(seen(), [1, 2]);
+        drop(held());
+        assert_eq!(seen(), [1, 3]);
+        // Through a queue: the event holds it until it has run.
+        let event = enqueue(&queue, Counted(Arc::clone(&counts)), Vec::new(), true).unwrap();
+        assert_eq!(event.status(), CL_COMPLETE);
+        assert_eq!(seen(), [2, 4]);
+    }
 }

@@ -55,6 +55,21 @@ impl Block {
         }
     }
 
+    /// Writes a copy of the block to `dst` (into a launch's event, without a copy on the
+    /// stack on the way).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Block` and holds none.
+    #[inline(always)]
+    pub unsafe fn clone_to(&self, dst: *mut Block) {
+        // SAFETY: the caller's contract; each field is written once.
+        unsafe {
+            (&raw mut (*dst).inline).write(self.inline);
+            (&raw mut (*dst).heap).write(self.heap.clone());
+            (&raw mut (*dst).len).write(self.len);
+        }
+    }
+
     pub fn as_ptr(&self) -> *const u8 {
         if self.len > INLINE {
             self.heap.as_ptr()
@@ -193,14 +208,19 @@ impl Args {
         self.local_need
     }
 
-    /// What a launch takes: a copy of the block and the memory objects, each still alive
-    /// (`CL_INVALID_KERNEL_ARGS` for one that is not).
-    pub fn snapshot(&self) -> ClResult<(Block, Held)> {
+    /// The block a launch copies (see [`Block::clone_to`]).
+    pub fn block(&self) -> &Block {
+        &self.block
+    }
+
+    /// The memory objects a launch holds, each still alive (`CL_INVALID_KERNEL_ARGS` for
+    /// one that is not).
+    pub fn hold(&self) -> ClResult<Held> {
         let mut held = Held::default();
         for mem in &self.objects {
             held.push(alive(mem)?);
         }
-        Ok((self.block.clone(), held))
+        Ok(held)
     }
 }
 

@@ -196,6 +196,56 @@ fn vector_add_runs_over_every_group_with_an_offset() {
     assert!((100..1000).all(|i| c[i] == 3.0 * i as f32));
 }
 
+/// `clEnqueueNDRangeKernel` builds the launch in its event: a launch refused at enqueue
+/// (sizes, then arguments) holds nothing, one accepted holds its buffers until it has run
+/// and computes what the kernel says.
+#[test]
+fn a_launch_built_in_its_event_holds_its_buffers_until_it_has_run() {
+    use crate::command::launch::Launch;
+    let s = setup();
+    let n = 1000u32;
+    let bytes = |v: Vec<f32>| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+    let (ma, mb, mc) = (
+        buffer(&s.context, &bytes((0..n).map(|i| i as f32).collect())),
+        buffer(&s.context, &bytes((0..n).map(|i| (2 * i) as f32).collect())),
+        buffer(&s.context, &vec![0; 4000]),
+    );
+    let params = (0..3)
+        .map(|i| param(ParamKind::Buffer { constant: false }, 8 * i))
+        .chain([param(ParamKind::Value { size: 4 }, 24)])
+        .collect();
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 28));
+    for (i, mem) in [&ma, &mb, &mc].into_iter().enumerate() {
+        let value = ArgValue::Buffer(Some(Arc::clone(mem)));
+        kernel.set_arg(i as u32, value).unwrap();
+    }
+    let launch = |dims, global| {
+        let (offset, local) = (Some([100, 0, 0]), Some([100, 1, 1]));
+        Launch::enqueue_ndrange(&s.queue, &kernel, dims, offset, global, local, Vec::new())
+    };
+    let code = |r: ClResult<Arc<crate::event::Event>>| r.err().map(|e| e.code());
+    assert_eq!(
+        code(launch(0, Some([900, 1, 1]))),
+        Some(CL_INVALID_WORK_DIMENSION)
+    );
+    assert_eq!(
+        code(launch(1, Some([900, 1, 1]))),
+        Some(CL_INVALID_KERNEL_ARGS)
+    );
+    assert_eq!(Arc::strong_count(&ma), 1);
+    kernel
+        .set_arg(3, ArgValue::Bytes(n.to_ne_bytes().to_vec()))
+        .unwrap();
+    let event = launch(1, Some([900, 1, 1])).unwrap();
+    assert_eq!(event.command_type(), CL_COMMAND_NDRANGE_KERNEL);
+    assert_eq!(event.wait(), CL_COMPLETE);
+    assert_eq!([&ma, &mb, &mc].map(Arc::strong_count), [1; 3]);
+    // SAFETY: the buffer holds 1000 floats and the command has completed.
+    let c = unsafe { std::slice::from_raw_parts(mc.base().cast::<f32>(), 1000) };
+    assert!(c[..100].iter().all(|&x| x == 0.0));
+    assert!((100..1000).all(|i| c[i] == 3.0 * i as f32));
+}
+
 #[test]
 fn local_arguments_get_their_own_memory_per_group() {
     let s = setup();
@@ -229,6 +279,52 @@ fn local_arguments_get_their_own_memory_per_group() {
         let first = (g * items) as u64;
         assert_eq!(sum, (first..first + items as u64).sum::<u64>(), "group {g}");
     }
+}
+
+/// A launch with the sizes of the last accepted one gets its range again; other sizes, and
+/// sizes that are refused, are checked (a refusal is not remembered, nor does it forget).
+#[test]
+fn a_launch_with_the_last_sizes_gets_the_same_range() {
+    let s = setup();
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, Vec::new(), 0));
+    let d = &s.device;
+    let range = |global: [usize; 3], local: Option<[usize; 3]>| {
+        kernel
+            .ndrange(d, 2, Some([5, 0, 0]), Some(global), local)
+            .map(|r| (r.offset, r.global, r.local))
+            .map_err(|e| e.code())
+    };
+    let first = Ok(([5, 0, 0], [12, 4, 1], [3, 4, 1]));
+    assert_eq!(range([12, 4, 1], Some([3, 4, 1])), first);
+    assert_eq!(range([12, 4, 1], Some([3, 4, 1])), first);
+    assert_eq!(
+        range([12, 4, 1], Some([5, 4, 1])),
+        Err(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    let remembered = || {
+        kernel
+            .last_range
+            .lock()
+            .map(|(key, range)| (key.local, range.local))
+    };
+    assert_eq!(remembered(), Some((Some([3, 4, 1]), [3, 4, 1])));
+    assert_eq!(range([12, 4, 1], Some([3, 4, 1])), first);
+    assert_eq!(
+        range([12, 4, 1], Some([6, 2, 1])),
+        Ok(([5, 0, 0], [12, 4, 1], [6, 2, 1]))
+    );
+    // A NULL local size: 48 items make groups of at least 16, found along dimension 0
+    // first (12 × 1), on any number of workers.
+    let chosen = Ok(([5, 0, 0], [12, 4, 1], [12, 1, 1]));
+    assert_eq!(range([12, 4, 1], None), chosen);
+    assert_eq!(range([12, 4, 1], None), chosen);
+    assert_eq!(range([0, 4, 1], None), Err(CL_INVALID_GLOBAL_WORK_SIZE));
+    assert_eq!(
+        kernel
+            .ndrange(d, 1, Some([5, 0, 0]), Some([12, 4, 1]), None)
+            .map(|r| r.global),
+        Ok([12, 1, 1])
+    );
 }
 
 #[test]

@@ -74,26 +74,58 @@ pub(crate) const fn fits<J>() -> bool {
 }
 
 impl Slot {
-    /// Writes `job` into the uninitialised slot at `dst`: in place where it fits, boxed
-    /// otherwise.
+    /// Writes a job into the uninitialised slot at `dst` by `build`, which writes it into
+    /// the place it is given (in the slot where a `J` fits, else in a box the slot then
+    /// holds): a command is built where it stays, not built elsewhere and copied in.
+    /// Returns the job's place. If `build` fails, it must have written nothing that needs
+    /// dropping: the slot then holds no job (and must not be dropped as one).
     ///
     /// # Safety
-    /// `dst` is valid for writes of a `Slot` and holds none (a live one would leak).
+    /// `dst` is valid for writes of a `Slot` and holds none (a live one would leak);
+    /// `build` writes a whole `J` into its argument when it succeeds.
     #[inline(always)]
-    pub(crate) unsafe fn write<J: Job + 'static>(dst: *mut Slot, job: J) {
+    pub(crate) unsafe fn write_with<J: Job + 'static>(
+        dst: *mut Slot,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+    ) -> ClResult<*mut J> {
         if fits::<J>() {
-            // SAFETY: the caller's contract; `J` fits.
-            unsafe { Self::write_fitting(dst, job) }
+            // SAFETY: the caller's contract; `J` fits the slot's bytes.
+            unsafe {
+                Self::write_functions::<J>(dst);
+                let at = (&raw mut (*dst).bytes).cast::<J>();
+                build(at)?;
+                Ok(at)
+            }
         } else {
-            // SAFETY: as above; a box fits.
-            unsafe { Self::write_fitting::<Box<J>>(dst, Box::new(job)) }
+            let mut boxed = Box::<J>::new_uninit();
+            build(boxed.as_mut_ptr())?;
+            // SAFETY: `build` wrote the job; a box fits the slot.
+            unsafe {
+                let mut boxed = boxed.assume_init();
+                let at: *mut J = &mut *boxed;
+                Self::write_fitting::<Box<J>>(dst, boxed);
+                Ok(at)
+            }
         }
     }
 
     /// # Safety
-    /// As [`Slot::write`], and `fits::<J>()`.
+    /// As [`Slot::write_with`], and `fits::<J>()`.
     #[inline(always)]
     unsafe fn write_fitting<J: Job + 'static>(dst: *mut Slot, job: J) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            Self::write_functions::<J>(dst);
+            (&raw mut (*dst).bytes).cast::<J>().write(job);
+        }
+    }
+
+    /// Writes the functions that run and drop the `J` the slot is about to hold.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Slot`, and `fits::<J>()`.
+    #[inline(always)]
+    unsafe fn write_functions<J: Job + 'static>(dst: *mut Slot) {
         debug_assert!(fits::<J>());
         /// # Safety
         /// `bytes` holds a live `J` that nothing else uses meanwhile.
@@ -112,7 +144,6 @@ impl Slot {
         unsafe {
             (&raw mut (*dst).run).write(run::<J>);
             (&raw mut (*dst).drop).write(drop::<J>);
-            (&raw mut (*dst).bytes).cast::<J>().write(job);
         }
     }
 
@@ -148,11 +179,15 @@ mod tests {
     }
 
     /// A slot written with `job`, as an event holds one.
-    fn slot(job: impl Job + 'static) -> Box<Slot> {
+    fn slot<J: Job + 'static>(job: J) -> Box<Slot> {
         let mut slot = Box::<Slot>::new_uninit();
         // SAFETY: a fresh, uninitialised slot.
         unsafe {
-            Slot::write(slot.as_mut_ptr(), job);
+            let written = Slot::write_with(slot.as_mut_ptr(), |at: *mut J| {
+                at.write(job);
+                Ok(())
+            });
+            assert!(written.is_ok());
             slot.assume_init()
         }
     }
@@ -209,6 +244,36 @@ mod tests {
             drop(make(&drops, &runs));
             assert_eq!(counts(), (1, 3));
         }
+    }
+
+    /// A job whose build fails is not in the slot: nothing of it is dropped (in place or
+    /// boxed), and the slot is not used.
+    #[test]
+    fn a_failed_build_leaves_nothing_to_drop() {
+        fn fail_to_build<J: Job + 'static>() -> ClResult<()> {
+            let mut slot = Box::<Slot>::new_uninit();
+            // SAFETY: a fresh, uninitialised slot, freed without dropping a job.
+            let written = unsafe {
+                Slot::write_with(slot.as_mut_ptr(), |_: *mut J| {
+                    Err(crate::ClError(khronos_headers::CL_INVALID_KERNEL_ARGS))
+                })
+            };
+            written.map(|_| ())
+        }
+        let failed = Err(crate::ClError(khronos_headers::CL_INVALID_KERNEL_ARGS));
+        assert_eq!(
+            fail_to_build::<Option<fn(&Queue) -> ClResult<()>>>(),
+            failed
+        );
+        type Large = Option<Box<dyn FnOnce(&Queue) -> ClResult<()> + Send>>;
+        struct Padded(#[allow(dead_code)] [u8; CAPACITY + 1], Large);
+        impl Job for Padded {
+            fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+                self.1.run(queue)
+            }
+        }
+        assert!(!fits::<Padded>());
+        assert_eq!(fail_to_build::<Padded>(), failed);
     }
 
     fn fits_value<J>(_: &J) -> bool {

@@ -94,6 +94,12 @@ pub(super) struct VecLower<'a, 'b> {
     /// Instructions emitted for code run lane by lane (`per_lane`, `lanewise`): what
     /// vectorizing did not make cheaper.
     pub per_lane_insts: usize,
+    /// The part of `per_lane_insts` that every step runs: expressions lowered per lane and
+    /// memory accesses whose addresses are never consecutive (not the fallbacks of
+    /// accesses tested consecutive at run time).
+    pub(super) lane_work: usize,
+    /// The groups per step of the row function lowered (`unroll.rs`).
+    pub groups: usize,
     /// The other groups' state in a step of several groups (`groups.rs`; empty: one
     /// group), and which group's state is in place.
     pub(super) parked: Vec<super::groups::Group>,
@@ -147,6 +153,8 @@ impl<'a, 'b> VecLower<'a, 'b> {
             lane_x,
             lane_gx,
             per_lane_insts: 0,
+            lane_work: 0,
+            groups: 1,
             parked: Vec::new(),
             group: 0,
             in_group: false,
@@ -170,7 +178,6 @@ impl<'a, 'b> VecLower<'a, 'b> {
         self.l.item = self.l.b.block_params(entry)[0];
         self.l.setup_storage(Some(&address_taken(body)), None);
         self.add_region_uniforms(body);
-        let unroll = super::unroll::groups(self, body);
         let flags = MemFlagsData::trusted();
         let group = self.l.group();
         let size = self
@@ -181,13 +188,27 @@ impl<'a, 'b> VecLower<'a, 'b> {
         let arguments = self.l.kernel_arguments()?;
         let gx = self.l.global_counter(body);
         let (count, x) = self.vector_step_count(gx, size);
+        // The steps of one group are lowered first (they run last): what they cost decides
+        // how many groups the steps before them run (`unroll.rs`).
+        let (several, rest) = (self.l.b.create_block(), self.l.b.create_block());
+        self.l.b.ins().jump(several, &[]);
+        self.l.b.switch_to_block(rest);
+        let (insts, lane_work) = (self.l.b.func.dfg.num_insts(), self.lane_work);
+        self.step_loop(body, (x, gx), count, 1, &arguments)?;
+        self.l.b.ins().return_(&[count]);
+        let step = super::unroll::Step {
+            insts: self.l.b.func.dfg.num_insts() - insts,
+            lane_work: self.lane_work - lane_work,
+        };
+        let unroll = super::unroll::groups(self, body, step);
+        self.l.b.switch_to_block(several);
         if unroll > 1 {
             let whole = self.l.b.ins().band_imm_s(count, -(WIDTH * unroll as i64));
             self.step_loop(body, (x, gx), whole, unroll, &arguments)?;
         }
-        self.step_loop(body, (x, gx), count, 1, &arguments)?;
-        self.l.b.ins().return_(&[count]);
+        self.l.b.ins().jump(rest, &[]);
         self.l.b.seal_all_blocks();
+        self.groups = unroll;
         Ok(())
     }
 
@@ -788,7 +809,9 @@ impl<'a, 'b> VecLower<'a, 'b> {
     pub(super) fn per_lane(&mut self, e: &Expr) -> Result<VVal> {
         let start = self.l.b.func.dfg.num_insts();
         let v = self.per_lane_uncounted(e);
-        self.per_lane_insts += self.l.b.func.dfg.num_insts() - start;
+        let emitted = self.l.b.func.dfg.num_insts() - start;
+        self.per_lane_insts += emitted;
+        self.lane_work += emitted;
         v
     }
 

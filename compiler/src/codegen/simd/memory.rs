@@ -79,9 +79,13 @@ impl VecLower<'_, '_> {
             self.l.b.switch_to_block(join);
             return Ok(form.val(self.l.b.use_var(result)));
         }
+        // A gather: every step runs it.
+        let start = self.l.b.func.dfg.num_insts();
         let m = self.mask();
         let lanes = self.load_lanes(&addr, ty, m)?;
-        Ok(self.assemble(lanes, ty))
+        let v = self.assemble(lanes, ty);
+        self.lane_work += self.l.b.func.dfg.num_insts() - start;
+        Ok(v)
     }
 
     /// For an indexed address of elements of `ty` (one register's worth): whether, at run
@@ -209,7 +213,11 @@ impl VecLower<'_, '_> {
             self.l.b.switch_to_block(join);
             return Ok(());
         }
-        self.store_lanes(&addr, &value, ty, mask)
+        // A scatter: every step runs it.
+        let start = self.l.b.func.dfg.num_insts();
+        self.store_lanes(&addr, &value, ty, mask)?;
+        self.lane_work += self.l.b.func.dfg.num_insts() - start;
+        Ok(())
     }
 
     /// Where the step's vectors of `ty` are one after the other in memory from `addr` (a

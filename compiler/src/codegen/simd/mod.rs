@@ -70,19 +70,20 @@ fn enabled() -> bool {
 }
 
 /// Defines the vectorized row function of the kernel `f` (which has no barriers): `fn(item)
-/// -> u64`, returning how many items of the row (from local id 0) it ran. Says why not
-/// where it cannot.
+/// -> u64`, returning how many items of the row (from local id 0) it ran; with the
+/// work-items its steps run (4 per group). Says why not where it cannot.
 pub(super) fn define_vector_row(
     state: &mut ModuleState,
     f: &tir::Function,
     options: &CodegenOptions,
-) -> Result<ClifFuncId, String> {
+) -> Result<(ClifFuncId, u32), String> {
     if options.scalar_only || !enabled() {
         return Err("turned off (CLIFT_VECTORIZE=0)".into());
     }
     let uniform = crate::passes::uniform::uniform_locals(f);
     check::vectorizable(f, &uniform)?;
     let mut ctx = state.module.make_context();
+    let groups;
     let mut sig = state.module.make_signature();
     sig.params.push(AbiParam::new(types::I64));
     sig.returns.push(AbiParam::new(types::I64));
@@ -104,6 +105,7 @@ pub(super) fn define_vector_row(
             }
         }
         v.row_function().map_err(|e| e.0)?;
+        groups = v.groups;
         mostly_vector(v.per_lane_insts, v.l.b.func.dfg.num_insts())?;
         let config = v.l.state.isa.frontend_config();
         v.l.b.finalize(config);
@@ -118,7 +120,7 @@ pub(super) fn define_vector_row(
         format!("the vectorized row function of '{}'", f.name),
         ctx,
     );
-    Ok(id)
+    Ok((id, WIDTH as u32 * groups as u32))
 }
 
 /// Vectorized rows of fewer instructions are kept whatever runs in them: they cost little

@@ -91,7 +91,7 @@ fn a_large_row_that_would_run_mostly_lane_by_lane_stays_scalar() {
     assert_eq!(
         built_reason(&source),
         Err(
-            "94% of its vectorized code (915 instructions) would run lane by lane (no faster \
+            "94% of its vectorized code (917 instructions) would run lane by lane (no faster \
              than the scalar code, and costlier to compile)"
                 .into()
         )
@@ -117,4 +117,31 @@ fn a_large_row_that_would_run_mostly_lane_by_lane_stays_scalar() {
         ),
         Ok(4)
     );
+}
+
+/// Work-items per step (4 per group, `unroll.rs`) of the kernel `name` of `source`.
+fn items_per_step(source: &str, name: &str) -> Result<u32, String> {
+    let built = crate::build::build("v.cl", source, &BuildOptions::default()).expect("it builds");
+    let k = built
+        .kernels
+        .iter()
+        .find(|k| k.name == name)
+        .expect("the kernel");
+    k.vectorized.clone()
+}
+
+/// clift-bench's kernels whose chains pay keep their groups (`unroll.rs`); the layers that
+/// gather per lane in their loops, and rows without loops, run one group per step.
+#[test]
+fn groups_per_step_of_typical_kernels() {
+    let bench = include_str!("../../../tests/bench_kernels.cl");
+    assert_eq!(items_per_step(bench, "sgemm_naive"), Ok(16));
+    assert_eq!(items_per_step(bench, "conv2d"), Ok(16));
+    assert_eq!(items_per_step(bench, "mandelbrot"), Ok(8));
+    assert_eq!(items_per_step(bench, "vadd"), Ok(4));
+    // Its step fits the budget (200 instructions), not its registers (11 per group).
+    assert_eq!(items_per_step(bench, "nbody"), Ok(4));
+    let layers = include_str!("../../../tests/corpus/nn_layers.cl");
+    assert_eq!(items_per_step(layers, "layer_norm"), Ok(4));
+    assert_eq!(items_per_step(layers, "maxpool2x2"), Ok(4));
 }

@@ -5,7 +5,10 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use clift_compiler::codegen::CodegenOptions;
+use clift_compiler::kernel::KernelCode;
 
 const SOURCE: &str = "
 #define MAD_4(x, y)  x = mad(y, x, y); y = mad(x, y, x); x = mad(y, x, y); y = mad(x, y, x);
@@ -57,21 +60,33 @@ fn integer_want(g: usize, a: i32) -> [i32; 16] {
 /// The outputs of `name` over 40 items (groups of 8 and a remainder of 4 items per
 /// vectorized step) for every combination of the vectorized row and scheduling.
 fn outputs<T: Copy + Default>(name: &str, arg: u64) -> Vec<Vec<[T; 16]>> {
-    let mut all = Vec::new();
-    for (scalar_only, unscheduled) in [(false, false), (false, true), (true, false), (true, true)] {
-        let codegen = CodegenOptions {
-            scalar_only,
-            unscheduled,
-            mad_enable: true,
-            ..Default::default()
-        };
-        let kernels = common::compile_fp64(SOURCE, codegen);
-        let k = kernels.iter().find(|k| k.name == name).expect("the kernel");
-        let mut out = vec![[T::default(); 16]; 40];
-        common::run_1d(k, 40, 8, &[out.as_mut_ptr() as u64, arg], 0);
-        all.push(out);
-    }
-    all
+    every_order(SOURCE)
+        .into_iter()
+        .map(|(kernels, _)| {
+            let k = kernels.iter().find(|k| k.name == name).expect("the kernel");
+            let mut out = vec![[T::default(); 16]; 40];
+            common::run_1d(k, 40, 8, &[out.as_mut_ptr() as u64, arg], 0);
+            out
+        })
+        .collect()
+}
+
+/// The kernels of `source` (`-cl-mad-enable`) for every combination of the vectorized row
+/// and scheduling, each with a name for the combination.
+fn every_order(source: &str) -> Vec<(Vec<Arc<KernelCode>>, String)> {
+    [(false, false), (false, true), (true, false), (true, true)]
+        .into_iter()
+        .map(|(scalar_only, unscheduled)| {
+            let codegen = CodegenOptions {
+                scalar_only,
+                unscheduled,
+                mad_enable: true,
+                ..Default::default()
+            };
+            let what = format!("scalar_only {scalar_only}, unscheduled {unscheduled}");
+            (common::compile_fp64(source, codegen), what)
+        })
+        .collect()
 }
 
 #[test]
@@ -106,4 +121,84 @@ fn int16_multiply_add_chains_give_the_wrapping_host_values_in_every_order() {
     }
     // Item 5's third lane, as a check of the host model itself.
     assert_eq!(integer_want(5, 3)[2], 1778433744);
+}
+
+/// clpeak's float16 bandwidth kernel (`global_bandwidth_v16_lo`, 16 fetches of 64 bytes per
+/// item at a stride of the local size).
+const BANDWIDTH: &str = "
+#define FETCH_2(sum, id, A, jump) sum += A[id]; id += jump; sum += A[id]; id += jump;
+#define FETCH_4(sum, id, A, jump) FETCH_2(sum, id, A, jump); FETCH_2(sum, id, A, jump);
+kernel void bandwidth(global float16 *A, global float *B) {
+    int id = (get_group_id(0) * get_local_size(0) * 16) + get_local_id(0);
+    float16 sum = 0;
+    for (int i = 0; i < 4; i++) {
+        FETCH_4(sum, id, A, get_local_size(0));
+    }
+    float t = (sum.S0) + (sum.S1) + (sum.S2) + (sum.S3) + (sum.S4) + (sum.S5) + (sum.S6) + (sum.S7);
+    t += (sum.S8) + (sum.S9) + (sum.SA) + (sum.SB) + (sum.SC) + (sum.SD) + (sum.SE) + (sum.SF);
+    B[get_global_id(0)] = t;
+}
+";
+
+/// What `bandwidth` writes for item `g` of groups of `local` items over `a`.
+fn bandwidth_want(g: usize, local: usize, a: &[f32]) -> f32 {
+    let (group, lid) = (g / local, g % local);
+    let mut sum = [0f32; 16];
+    for k in 0..16 {
+        let id = group * local * 16 + lid + k * local;
+        for (c, s) in sum.iter_mut().enumerate() {
+            *s += a[16 * id + c];
+        }
+    }
+    // `t = S0 + ... + S7; t += S8 + ... + SF`, each sum left to right.
+    let t = sum[1..8].iter().fold(sum[0], |t, &s| t + s);
+    t + sum[9..].iter().fold(sum[8], |t, &s| t + s)
+}
+
+/// The loop of the bandwidth kernel folds each 16-byte load into its add (`codegen/
+/// fold_loads.rs`): 16 `vaddps` with a memory operand per 4 fetches, nothing spilled to
+/// the stack, and the sums are the host's in every row and order.
+#[test]
+fn the_float16_bandwidth_loop_adds_from_memory_and_keeps_the_host_sums() {
+    let (items, local) = (24usize, 8usize);
+    let a: Vec<f32> = (0..items * 16 * 16)
+        .map(|i| (i % 251) as f32 / 251.0)
+        .collect();
+    let want: Vec<u32> = (0..items)
+        .map(|g| bandwidth_want(g, local, &a).to_bits())
+        .collect();
+    for (kernels, what) in every_order(BANDWIDTH) {
+        let mut out = vec![0f32; items];
+        common::run_1d(
+            &kernels[0],
+            items,
+            local,
+            &[a.as_ptr() as u64, out.as_mut_ptr() as u64],
+            0,
+        );
+        let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+        assert_eq!(got, want, "{what}");
+    }
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        common::compile_fp64(
+            BANDWIDTH,
+            CodegenOptions {
+                mad_enable: true,
+                ..Default::default()
+            },
+        );
+    });
+    let (_, asm) = collected
+        .asm
+        .iter()
+        .find(|(name, _)| name == "'bandwidth'")
+        .expect("the row function's machine code");
+    let from_memory = asm
+        .lines()
+        .filter(|l| l.trim_start().starts_with("vaddps 0x") || l.contains("vaddps ("))
+        .count();
+    assert_eq!(from_memory, 16, "{asm}");
+    assert!(!asm.contains("(%rsp)"), "{asm}");
+    // The sum of item 0 itself, as a check of the host model.
+    assert_eq!(bandwidth_want(0, local, &a), 90.77291);
 }

@@ -1620,6 +1620,72 @@ fn math_functions_call_their_four_lane_forms_with_the_scalar_results() {
     assert_eq!(clif.matches(" call ").count(), 28, "{clif}");
 }
 
+const DOUBLE_MATH: &str = r#"
+kernel void dmath(global const double *a, global double *out) {
+    int i = get_global_id(0);
+    double x = a[i];
+    global double *o = out + 13 * i;
+    o[0] = exp(x); o[1] = log(x); o[2] = sin(x); o[3] = cos(x * x);
+    double2 v = (double2)(x, 0.5 * x);
+    double2 e = exp(v), l = log(v), s = sin(v);
+    o[4] = e.x; o[5] = e.y; o[6] = l.x; o[7] = l.y; o[8] = s.x; o[9] = s.y;
+    o[10] = log2(x); o[11] = log10(x); o[12] = exp10(x);
+}
+"#;
+
+/// `double` `exp`, `exp10`, `log`, `log2`, `log10`, `sin` and `cos` call their two-lane forms
+/// (`builtins/src/math/lanes2.rs`), one call per register of two items, with the scalar
+/// functions' results bit for bit.
+#[test]
+fn double_math_functions_call_their_two_lane_forms_with_the_scalar_results() {
+    use clift_builtins::math as m;
+    let n = 61;
+    let a: Vec<f64> = special_floats(n, 33)
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| match i % 5 {
+            // Arguments of libm's every range: tiny, near 1, large, subnormal.
+            0 => f64::from(x) * 1e-10,
+            1 => 1.0 + f64::from(x) * 1e-3,
+            2 => f64::from(x) * 7.0,
+            3 => f64::from(x) * 1e-300,
+            _ => f64::from(x),
+        })
+        .collect();
+    let out = both(
+        DOUBLE_MATH,
+        "dmath",
+        range_1d(n, n),
+        &|| (vec![a.clone(), vec![0.0; 13 * n]], vec![]),
+        true,
+    );
+    for (i, &x) in a.iter().enumerate() {
+        let want = [
+            m::clift_exp_f64(x),
+            m::clift_log_f64(x),
+            m::clift_sin_f64(x),
+            m::clift_cos_f64(x * x),
+            m::clift_exp_f64(x),
+            m::clift_exp_f64(0.5 * x),
+            m::clift_log_f64(x),
+            m::clift_log_f64(0.5 * x),
+            m::clift_sin_f64(x),
+            m::clift_sin_f64(0.5 * x),
+            m::clift_log2_f64(x),
+            m::clift_log10_f64(x),
+            m::clift_exp10_f64(x),
+        ];
+        let got = &out[13 * i..13 * i + 13];
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(got), bits(&want), "item {i}: x = {x:e}");
+    }
+    // Two calls (one per register of two items) per builtin and component: 2 · 7 + 2 · 6,
+    // all of them on registers (no `(f64) -> f64` signature: nothing per lane).
+    let clif = vectorized_clif(DOUBLE_MATH, "dmath");
+    assert_eq!(clif.matches(" call ").count(), 26, "{clif}");
+    assert!(!clif.contains("(f64) -> f64"), "{clif}");
+}
+
 const INVARIANT: &str = r#"
 kernel void invariant(global float *out, int n, float w) {
     int x = get_global_id(0);

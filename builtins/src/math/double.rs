@@ -15,7 +15,7 @@ const BELOW_ONE: f64 = 0.999_999_999_999_999_9;
 /// The low part of pi: `PI + PI_LO` is pi to 107 bits.
 const PI_LO: f64 = 1.224_646_799_147_353_2e-16;
 /// The low part of ln(10).
-const LN_10_LO: f64 = -2.170_756_223_382_249_4e-16;
+pub(super) const LN_10_LO: f64 = -2.170_756_223_382_249_4e-16;
 
 /// Dekker's exact product without FMA: `a·b = hi + lo` exactly, given no overflow and no
 /// underflow of the partial products (the callers keep their arguments in range).

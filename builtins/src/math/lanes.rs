@@ -87,13 +87,13 @@ pub(super) fn symbols() -> Vec<(&'static str, *const u8)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::kernels4::f32_lanes as lanes;
     use super::*;
 
     /// The `i`th of a fixed sequence of pseudo-random 64-bit numbers (splitmix64's output
     /// function of `i`): the same arguments on every run.
-    fn random(i: u64) -> u64 {
+    pub(in super::super) fn random(i: u64) -> u64 {
         let mut z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -46,6 +46,8 @@ mod kernels;
 mod kernels4;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
+#[cfg(target_arch = "x86_64")]
+mod lanes2;
 mod single;
 
 pub use double::*;
@@ -213,5 +215,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
     };
     #[cfg(target_arch = "x86_64")]
     all.extend(lanes::symbols());
+    #[cfg(target_arch = "x86_64")]
+    all.extend(lanes2::symbols());
     all
 }

@@ -23,6 +23,7 @@
 
 mod builtins;
 pub mod dump;
+mod fold_loads;
 mod func;
 mod geometric;
 mod images;
@@ -482,8 +483,8 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
 
 /// Compiles each function of `queue` to machine code, in parallel on `pool` when there is
 /// one, else on the calling thread (never on rayon's global pool: see `pool`): optimized
-/// by the first ISA's mid-end, scheduled ([`schedule`]) unless not `scheduled`, lowered by
-/// the second.
+/// by the first ISA's mid-end, scheduled ([`fold_loads`], then [`schedule`]) unless not
+/// `scheduled`, lowered by the second.
 fn compile_queue(
     queue: &mut [Deferred],
     (isa, lowering_isa): (
@@ -503,6 +504,9 @@ fn compile_queue(
             .optimize(isa, &mut Default::default())
             .map_err(error)?;
         if scheduled {
+            if fold_loads::enabled_by_environment() {
+                fold_loads::fold_loads(&mut d.ctx);
+            }
             schedule::schedule(&mut d.ctx.func);
         }
         d.ctx

@@ -74,7 +74,7 @@ pub(crate) fn schedule(func: &mut Function) {
 
 /// Whether `inst` may move among its neighbours: one result, no memory access, no effect
 /// (Cranelift's own notion of a pure instruction, loads excluded).
-fn movable(func: &Function, inst: Inst) -> bool {
+pub(super) fn movable(func: &Function, inst: Inst) -> bool {
     let op = func.dfg.insts[inst].opcode();
     func.dfg.inst_results(inst).len() == 1
         && !(op.is_call()

@@ -174,24 +174,46 @@ impl VecLower<'_, '_> {
         pt: ir::Type,
         n: usize,
     ) -> Result<VVal> {
-        let simd = pt == types::F64X2
-            && matches!(f, F::Sqrt | F::Fabs | F::Mad)
-            && args.iter().all(|a| a.ty == e.ty);
-        if !simd {
+        let same_types = args.iter().all(|a| a.ty == e.ty);
+        let symbol = pair_symbol(f).filter(|_| pt == types::F64X2 && same_types);
+        let simd = pt == types::F64X2 && matches!(f, F::Sqrt | F::Fabs | F::Mad) && same_types;
+        if !simd && symbol.is_none() {
             return self.per_lane(e);
         }
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             values.push(self.vexpr(a)?);
         }
-        let pairs = |s: &mut Self, c: Option<usize>| -> Pair {
-            let ps: Vec<Pair> = values
+        // Each argument's pair of registers (of component `c` of vectors).
+        let arg_pairs = |s: &mut Self, c: Option<usize>| -> Vec<Pair> {
+            values
                 .iter()
                 .map(|v| match c {
                     None => s.pair(v, pt),
                     Some(c) => s.pair_component(v, c, pt),
                 })
-                .collect();
+                .collect()
+        };
+        if let Some(symbol) = symbol {
+            // One call per register of two items (per component of vectors).
+            let call = |s: &mut Self, c: Option<usize>| -> Result<Pair> {
+                let ps = arg_pairs(s, c);
+                let half = |s: &mut Self, h: usize| {
+                    let xs: Vec<Value> = ps.iter().map(|p| p[h]).collect();
+                    s.l.call_symbol(symbol, &xs, pt)
+                };
+                Ok([half(s, 0)?, half(s, 1)?])
+            };
+            if n == 0 {
+                return Ok(VVal::P(call(self, None)?));
+            }
+            let cs = (0..n)
+                .map(|c| call(self, Some(c)))
+                .collect::<Result<Vec<Pair>>>()?;
+            return Ok(VVal::SP(cs));
+        }
+        let pairs = |s: &mut Self, c: Option<usize>| -> Pair {
+            let ps = arg_pairs(s, c);
             [0, 1].map(|h| {
                 let xs: Vec<Value> = ps.iter().map(|p| p[h]).collect();
                 s.simd_builtin(f, &xs, true, true)
@@ -334,6 +356,22 @@ impl VecLower<'_, '_> {
 /// functions' arguments).
 fn float_components(ty: &Type) -> bool {
     ty.element() == Some(Scalar::Float) && ty.lanes() <= 4
+}
+
+/// The library function that computes `f` on a whole `f64x2` register of two items
+/// (`double`): `builtins/src/math/lanes2.rs`, libm's algorithms on two lanes, bit for bit
+/// the scalar functions.
+fn pair_symbol(f: F) -> Option<&'static str> {
+    Some(match f {
+        F::Exp => "clift_v2_exp_f64",
+        F::Exp10 => "clift_v2_exp10_f64",
+        F::Log => "clift_v2_log_f64",
+        F::Log2 => "clift_v2_log2_f64",
+        F::Log10 => "clift_v2_log10_f64",
+        F::Sin => "clift_v2_sin_f64",
+        F::Cos => "clift_v2_cos_f64",
+        _ => return None,
+    })
 }
 
 /// The library function that computes `f` on a whole `f32x4` register (`float` only):

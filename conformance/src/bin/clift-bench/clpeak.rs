@@ -1,4 +1,5 @@
-//! clpeak's kernels of 16-wide vector types (clpeak 1.1's `global_bandwidth_v16_*`,
+//! clpeak's kernels of 16-wide vector types (clpeak 1.1's `global_bandwidth_v16_*`, and its
+//! narrower `global_bandwidth_v{1,2,4,8}_*`,
 //! `compute_sp_v16`, `compute_dp_v16`, `compute_integer_v16`), launched as clpeak launches
 //! them, so that its figures are reproducible without clpeak (which, on a device reporting
 //! `cl_khr_fp16`, first runs a half-precision test of several minutes).
@@ -28,21 +29,35 @@ const SOURCE: &str = concat!(
 #define FETCH_2(sum, id, A, jump) sum += A[id]; id += jump; sum += A[id]; id += jump;
 #define FETCH_4(sum, id, A, jump) FETCH_2(sum, id, A, jump); FETCH_2(sum, id, A, jump);
 #define FETCH_PER_WI 16
-/* The two kernels differ in where an item starts and how far it jumps. */
-#define BANDWIDTH_V16(name, start, jump)                                                  \
-kernel void name(global float16 *A, global float *B) {                                    \
+/* The kernels differ in the element type, where an item starts and how far it jumps. */
+#define BANDWIDTH(name, T, start, jump, TOTAL)                                            \
+kernel void name(global T *A, global float *B) {                                          \
     int id = start;                                                                       \
-    float16 sum = 0;                                                                      \
+    T sum = 0;                                                                            \
     for (int i = 0; i < 4; i++) {                                                         \
         FETCH_4(sum, id, A, jump);                                                        \
     }                                                                                     \
+    TOTAL                                                                                 \
+}
+#define TOTAL_1 B[get_global_id(0)] = sum;
+#define TOTAL_2 B[get_global_id(0)] = (sum.S0) + (sum.S1);
+#define TOTAL_4 B[get_global_id(0)] = (sum.S0) + (sum.S1) + (sum.S2) + (sum.S3);
+#define TOTAL_8 B[get_global_id(0)] = (sum.S0) + (sum.S1) + (sum.S2) + (sum.S3) + (sum.S4) + \
+    (sum.S5) + (sum.S6) + (sum.S7);
+#define TOTAL_16 \
     float t = (sum.S0) + (sum.S1) + (sum.S2) + (sum.S3) + (sum.S4) + (sum.S5) + (sum.S6) + (sum.S7); \
     t += (sum.S8) + (sum.S9) + (sum.SA) + (sum.SB) + (sum.SC) + (sum.SD) + (sum.SE) + (sum.SF); \
-    B[get_global_id(0)] = t;                                                              \
-}
-BANDWIDTH_V16(global_bandwidth_v16_lo,
-    (get_group_id(0) * get_local_size(0) * FETCH_PER_WI) + get_local_id(0), get_local_size(0))
-BANDWIDTH_V16(global_bandwidth_v16_go, get_global_id(0), get_global_size(0))
+    B[get_global_id(0)] = t;
+#define BANDWIDTH_BOTH(w, T)                                                              \
+    BANDWIDTH(global_bandwidth_v##w##_lo, T,                                              \
+        (get_group_id(0) * get_local_size(0) * FETCH_PER_WI) + get_local_id(0),          \
+        get_local_size(0), TOTAL_##w)                                                     \
+    BANDWIDTH(global_bandwidth_v##w##_go, T, get_global_id(0), get_global_size(0), TOTAL_##w)
+BANDWIDTH_BOTH(1, float)
+BANDWIDTH_BOTH(2, float2)
+BANDWIDTH_BOTH(4, float4)
+BANDWIDTH_BOTH(8, float8)
+BANDWIDTH_BOTH(16, float16)
 
 #define LANES16(T, a) (T)(a, (a + 1), (a + 2), (a + 3), (a + 4), (a + 5), (a + 6), (a + 7), \
     (a + 8), (a + 9), (a + 10), (a + 11), (a + 12), (a + 13), (a + 14), (a + 15))
@@ -100,21 +115,22 @@ fn max_group(d: &Driver) -> Result<usize, String> {
     Ok(size)
 }
 
-/// GB/s read by clpeak's float16 bandwidth test over `bytes` of input: the faster of its
-/// two kernels, each the best of `reps` launches, local size the device's largest (as
-/// clpeak launches them).
-fn bandwidth_v16(d: &Driver, bytes: usize, reps: usize) -> Result<f64, String> {
+/// GB/s read by clpeak's bandwidth test of `float`s of width `width` (1 to 16) over
+/// `bytes` of input: the faster of its two kernels, each the best of `reps` launches,
+/// local size the device's largest (as clpeak launches them).
+fn bandwidth(d: &Driver, width: usize, bytes: usize, reps: usize) -> Result<f64, String> {
     let local = max_group(d)?.min(1024);
-    // Whole groups of 16 fetches of 64 bytes per item.
-    let per_group = local * 16 * 64;
+    let element = 4 * width;
+    // Whole groups of 16 fetches of one element per item.
+    let per_group = local * 16 * element;
     let bytes = bytes / per_group * per_group;
-    let items = bytes / 64 / 16;
+    let items = bytes / element / 16;
     let bench = Bench::build_with(d, SOURCE, OPTIONS)?;
     let input: Vec<f32> = (0..bytes / 4).map(|i| (i % 251) as f32 / 251.0).collect();
     let (a, b) = (d.buffer_from(&input)?, d.buffer(items * 4)?);
     let mut fastest = f64::INFINITY;
-    for name in ["global_bandwidth_v16_lo", "global_bandwidth_v16_go"] {
-        let k = bench.kernel(name)?;
+    for offset in ["lo", "go"] {
+        let k = bench.kernel(&format!("global_bandwidth_v{width}_{offset}"))?;
         bench.arg(k, 0, &a);
         bench.arg(k, 1, &b);
         bench.run(k, &[items], Some(&[local]))?;
@@ -144,18 +160,27 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let reps = effort.bandwidth_repeats;
     let bytes = stream::array_bytes(effort);
     let machine = stream::machine(bytes, effort);
-    let bw = per_driver(drivers, &|d| bandwidth_v16(d, bytes, reps));
-    table.add(
-        SECTION,
-        format!(
-            "clpeak global memory bandwidth float16, {} MiB (vs all-core sum)",
-            bytes >> 20
-        ),
-        "GB/s",
-        Better::Higher,
-        bw,
-        Some(machine.read),
-    );
+    // float16 first (the row), then clpeak's narrower widths.
+    for (width, name) in [
+        (16, "float16"),
+        (1, "float"),
+        (2, "float2"),
+        (4, "float4"),
+        (8, "float8"),
+    ] {
+        let bw = per_driver(drivers, &|d| bandwidth(d, width, bytes, reps));
+        table.add(
+            SECTION,
+            format!(
+                "clpeak global memory bandwidth {name}, {} MiB (vs all-core sum)",
+                bytes >> 20
+            ),
+            "GB/s",
+            Better::Higher,
+            bw,
+            Some(machine.read),
+        );
+    }
     let n = if effort.bandwidth_bytes >= 256 << 20 {
         1 << 16
     } else {

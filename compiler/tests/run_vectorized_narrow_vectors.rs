@@ -438,9 +438,10 @@ fn integer_functions_saturate_halve_and_take_magnitudes_in_registers() {
     }
 }
 
-/// `as_T` between vectors of `char`/`short` and 32-bit words, both ways.
+/// `as_T` between vectors of `char`/`short` and 32-bit words, both ways (the hint as in
+/// [`ELEMENTWISE`]: its `float4`/`char16` stores would keep it in the scalar row).
 const BITCASTS: &str = r#"
-kernel void words(global const uchar4 *px, global const uint *w, global uint *packed,
+kernel __attribute__((vec_type_hint(char))) void words(global const uchar4 *px, global const uint *w, global uint *packed,
                   global uchar4 *unpacked, global short2 *halves, global float4 *floats,
                   global char16 *chars) {
     int i = get_global_id(0);

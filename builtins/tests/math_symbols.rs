@@ -62,24 +62,30 @@ fn one_symbol_per_scalar_float_and_double_overload() {
 
     let registry = symbols();
     let all_listed: BTreeSet<String> = registry.iter().map(|(n, _)| n.to_string()).collect();
-    // The four-lane forms the vectorizer calls (`math/lanes.rs`) sit beside the scalar
-    // ones: each must name a float math builtin that has its scalar symbol too.
-    let (four_lane, listed): (BTreeSet<String>, BTreeSet<String>) = all_listed
+    // The register forms the vectorizer calls sit beside the scalar ones: four float
+    // lanes (`math/lanes.rs`) and two double lanes (`math/lanes2.rs`). Each must name a
+    // math builtin that has its scalar symbol too.
+    let (lanes, listed): (BTreeSet<String>, BTreeSet<String>) = all_listed
         .into_iter()
-        .partition(|n| n.starts_with("clift_v4_"));
-    let four_lane_expected: BTreeSet<String> = [
+        .partition(|n| n.starts_with("clift_v4_") || n.starts_with("clift_v2_"));
+    let four_lane = [
         "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "pow",
     ]
     .iter()
-    .map(|n| format!("clift_v4_{n}_f32"))
-    .collect();
-    assert_eq!(four_lane, four_lane_expected, "four-lane math symbols");
-    for v4 in &four_lane {
-        let scalar = v4.replace("clift_v4_", "clift_");
-        assert!(expected.contains(&scalar), "{v4} without {scalar}");
+    .map(|n| format!("clift_v4_{n}_f32"));
+    let two_lane = ["exp", "exp10", "log", "log2", "log10", "sin", "cos"]
+        .iter()
+        .map(|n| format!("clift_v2_{n}_f64"));
+    let lanes_expected: BTreeSet<String> = four_lane.chain(two_lane).collect();
+    assert_eq!(lanes, lanes_expected, "register-form math symbols");
+    for form in &lanes {
+        let scalar = form
+            .replace("clift_v4_", "clift_")
+            .replace("clift_v2_", "clift_");
+        assert!(expected.contains(&scalar), "{form} without {scalar}");
     }
     assert_eq!(
-        listed.len() + four_lane.len(),
+        listed.len() + lanes.len(),
         registry.len(),
         "duplicate entries in math::symbols()"
     );

@@ -84,8 +84,8 @@ impl QueueOrder {
 
 struct QueueState {
     /// The last command enqueued in order: every command enqueued while the queue was
-    /// in-order waits for the one before it, so this one finishing means they all have.
-    /// (Commands enqueued while it was out-of-order are in `unfinished` instead.)
+    /// in-order waits for the one before it, so this one finishing means they all have
+    /// (`clFinish` waits for it first).
     last: Option<Arc<Event>>,
     /// The last barrier of an out-of-order queue.
     barrier: Option<Arc<Event>>,
@@ -282,12 +282,9 @@ impl Queue {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
+                // Every command not known to be finished, in order or not (`last` is
+                // among them).
                 deps.extend(state.unfinished.iter().cloned());
-                // The in-order commands (`last`, and all before it); on an in-order queue
-                // it is this command's `previous` below.
-                if out_of_order {
-                    deps.extend(state.last.clone());
-                }
             }
             let previous = if out_of_order {
                 state.barrier.clone()

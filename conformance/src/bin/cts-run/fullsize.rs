@@ -90,8 +90,9 @@ pub struct Plan {
     pub too_long: Vec<usize>,
 }
 
-/// The shards to run: those without a pass, longest known first (a failure's or a timeout's
-/// recorded seconds; an unrun shard counts 0), ties in the shards' order; shards that timed
+/// The shards to run: those without a pass, longest expected first (a failure's or a
+/// timeout's recorded seconds scaled to this run's units, [`estimate`]; an unrun shard counts
+/// 0), ties in the shards' order; shards that timed
 /// out or were cut off after at least `limit_seconds` on as many compute units or more are
 /// left out as too long.
 pub fn plan(shards: &[Shard], results: &Results, limit_seconds: u64, units: &str) -> Plan {
@@ -111,13 +112,23 @@ pub fn plan(shards: &[Shard], results: &Results, limit_seconds: u64, units: &str
             _ => order.push(i),
         }
     }
-    let estimate = |i: &usize| {
-        results
-            .get(shards[*i].suite, &shards[*i].name)
-            .map_or(0, |r| r.seconds)
-    };
-    order.sort_by_key(|i| std::cmp::Reverse(estimate(i)));
+    order.sort_by_key(|i| std::cmp::Reverse(estimate(shards, results, *i, units)));
     Plan { order, too_long }
+}
+
+/// The seconds a shard is expected to need on `units` compute units: its recorded time (0
+/// when it never ran), scaled by the ratio of the units it ran on to `units`, since a shard's
+/// time is its kernels' work spread over the compute units. A shard that ran out of time on
+/// one unit is then expected to fit a run on sixteen; the estimate only orders the shards and
+/// keeps one from starting when the budget's rest cannot hold it.
+pub fn estimate(shards: &[Shard], results: &Results, i: usize, units: &str) -> u64 {
+    let Some(record) = results.get(shards[i].suite, &shards[i].name) else {
+        return 0;
+    };
+    match (record.units.parse::<u64>(), units.parse::<u64>()) {
+        (Ok(earlier), Ok(now)) if now > earlier => record.seconds * earlier / now,
+        _ => record.seconds,
+    }
 }
 
 /// Whether a run on `earlier` compute units had at least the cores of one on `now`
@@ -197,11 +208,7 @@ pub fn run(full: &FullRun, shards: &[Shard], mut results: Results) -> Results {
     let estimates: Vec<u64> = plan
         .order
         .iter()
-        .map(|i| {
-            results
-                .get(shards[*i].suite, &shards[*i].name)
-                .map_or(0, |r| r.seconds)
-        })
+        .map(|i| estimate(shards, &results, *i, &full.units))
         .collect();
     let start = Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -435,6 +442,27 @@ mod tests {
         assert_eq!((more.order, more.too_long), (vec![1, 0], vec![2]));
         // With a longer limit, every one runs again.
         assert_eq!(plan(&shards, &results, 600, "2").order, [1, 0, 2]);
+    }
+
+    #[test]
+    fn a_time_recorded_on_fewer_units_is_scaled_to_this_runs_units() {
+        let shards = bruteforce_shards(&functions(&["cos"]));
+        let mut results = Results::default();
+        results.insert(record(&shards[0], Verdict::Incomplete, 555, "1"));
+        results.insert(record(&shards[1], Verdict::Incomplete, 550, "8"));
+        results.insert(record(&shards[2], Verdict::Timeout, 300, "all"));
+        // On 16 units: 555 s on 1 unit is about 34 s, 550 s on 8 is 275 s; an uncapped
+        // run's time stays as it is, and so does a time on more units than this run has.
+        assert_eq!(estimate(&shards, &results, 0, "16"), 34);
+        assert_eq!(estimate(&shards, &results, 1, "16"), 275);
+        assert_eq!(estimate(&shards, &results, 2, "16"), 300);
+        assert_eq!(estimate(&shards, &results, 1, "4"), 550);
+        assert_eq!(estimate(&shards, &results, 1, "all"), 550);
+        // So a 545 s budget on 16 units starts all three, the longest expected first.
+        let more = plan(&shards, &results, 545, "16");
+        assert_eq!((more.order, more.too_long), (vec![2, 1, 0], vec![]));
+        let first = estimate(&shards, &results, 0, "16");
+        assert!(shard_limit(545.0, first, 545.0).is_some());
     }
 
     #[test]

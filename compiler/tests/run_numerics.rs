@@ -136,6 +136,109 @@ fn half_math_on_half_bits() {
     assert_eq!(&normal[4..8], &[0, 0, -1, -1]);
 }
 
+/// The half moves emitted in line (codegen/func/half.rs) give the helpers' bits: every half
+/// loaded and stored back as float and as its bits, and every half times and divided by 64
+/// others (exact products rounded once, inexact quotients, ties, denormal results, overflow,
+/// NaNs), vectorized and with the vectorizer off.
+#[test]
+fn half_moves_in_line_give_the_helpers_bits() {
+    use clift_builtins::half::{clift_f32_to_half_bits, clift_half_bits_to_f32};
+    let source = format!(
+        "{FP16}
+        kernel void f(global const half *a, global const half *b, global float *wide,
+                      global half *copy, global half *product, global half *quotient,
+                      uint n) {{
+            size_t i = get_global_id(0);
+            half x = a[i];
+            wide[i] = x;
+            copy[i] = x;
+            for (uint j = 0; j < n; j++) {{
+                product[i * n + j] = x * b[j];
+                quotient[i * n + j] = x / b[j];
+            }}
+        }}"
+    );
+    let a: Vec<u16> = (0..=u16::MAX).collect();
+    // Both signs of: 0, the smallest denormal, a denormal, 2^-14, 1 and its neighbours,
+    // 1.5, 3, 0.1, 2^10, 65504, infinity, a quiet and a signalling NaN; and 32 spread.
+    let mut b: Vec<u16> = [
+        0x0000, 0x0001, 0x0155, 0x0400, 0x3bff, 0x3c00, 0x3c01, 0x3e00, 0x4200, 0x2e66, 0x6400,
+        0x7bff, 0x7c00, 0x7e00, 0x7d8e, 0x3555,
+    ]
+    .iter()
+    .flat_map(|&h| [h, h | 0x8000])
+    .collect();
+    b.extend((0..32u32).map(|k| (k * 2039 + 77) as u16));
+    let n = b.len();
+    assert_eq!(n, 64);
+    let float = |h: u16| clift_half_bits_to_f32(h);
+    for scalar_only in [false, true] {
+        let options = clift_compiler::build::BuildOptions {
+            codegen: clift_compiler::codegen::CodegenOptions {
+                scalar_only,
+                ..Default::default()
+            },
+            sema: clift_compiler::frontend::sema::Options {
+                fp16_supported: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let k = common::compile_with(&source, &options);
+        let mut wide = vec![0f32; a.len()];
+        let mut copy = vec![0u16; a.len()];
+        let mut product = vec![0u16; a.len() * n];
+        let mut quotient = vec![0u16; a.len() * n];
+        let outputs = [
+            wide.as_mut_ptr() as u64,
+            copy.as_mut_ptr() as u64,
+            product.as_mut_ptr() as u64,
+            quotient.as_mut_ptr() as u64,
+        ];
+        let inputs = [a.as_ptr() as u64, b.as_ptr() as u64];
+        let args: Vec<u64> = inputs
+            .into_iter()
+            .chain(outputs)
+            .chain([n as u64])
+            .collect();
+        run_1d(&k[0], a.len(), 64, &args, 0);
+        for (i, &h) in a.iter().enumerate() {
+            assert_eq!(wide[i].to_bits(), float(h).to_bits(), "{h:#06x} as float");
+            assert_eq!(copy[i], h, "{h:#06x} copied");
+            for (j, &y) in b.iter().enumerate() {
+                // Of two NaN operands, the machine code may return either one (quieted): the
+                // order of the operands is the compiler's.
+                let either = |op: fn(f32, f32) -> f32| {
+                    [(h, y), (y, h)].map(|(p, q)| clift_f32_to_half_bits(op(float(p), float(q))))
+                };
+                let [want, other] = either(|p, q| p * q);
+                let got = product[i * n + j];
+                let nans = float(h).is_nan() && float(y).is_nan();
+                assert!(
+                    got == want || (nans && got == other),
+                    "{h:#06x} * {y:#06x} ({scalar_only}): {got:#06x}, not {want:#06x}"
+                );
+                let got = quotient[i * n + j];
+                let [want, other] = either(|p, q| p / q);
+                let other = if nans { other } else { want };
+                assert!(
+                    got == want || got == other,
+                    "{h:#06x} / {y:#06x} ({scalar_only}): {got:#06x}, not {want:#06x}"
+                );
+            }
+        }
+        // A few by value: 2^-24 as float; 1.5 * 1.5 = 2.25; 65504 / 0.99951171875 = 65536
+        // overflows to infinity; 1.5 * 2^-24 ties to even (2^-23); -2^-14 / 3 rounds to
+        // -341 * 2^-24; the signalling NaN stays signalling when copied.
+        assert_eq!(wide[1], 2f32.powi(-24));
+        assert_eq!(product[0x3e00 * n + 14], 0x4080);
+        assert_eq!(quotient[0x7bff * n + 8], 0x7c00);
+        assert_eq!(product[n + 14], 0x0002);
+        assert_eq!(quotient[0x8400 * n + 16], 0x8155);
+        assert_eq!(copy[0x7d8e], 0x7d8e);
+    }
+}
+
 /// The alignment kernel: the addresses of private objects modulo their alignment (6.1.5),
 /// with small objects between them so that a 16-byte alignment would show.
 const ALIGN_BODY: &str = "

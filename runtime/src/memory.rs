@@ -21,6 +21,7 @@ use crate::image::{Format, ImageGeometry, ImageInfo};
 use crate::object::{ClObject, Header, ObjectKind};
 
 #[cfg(target_os = "linux")]
+pub mod fill;
 mod guarded;
 
 /// The bytes behind a buffer.

@@ -8,6 +8,7 @@ use super::{Command, HostAccess, HostPtr, check_host_access};
 use crate::device::Device;
 use crate::error::{ClResult, fail};
 use crate::memory::Mem;
+use crate::memory::fill::fill_pattern;
 
 /// `clEnqueueReadBuffer` (`HostAccess::Read`: buffer to host) and `clEnqueueWriteBuffer`.
 pub struct BufferTransfer {
@@ -189,9 +190,7 @@ impl Command for FillBuffer {
         // SAFETY: `offset..offset + size` is inside the buffer (checked).
         let target =
             unsafe { std::slice::from_raw_parts_mut(self.mem.base().add(self.offset), self.size) };
-        for chunk in target.chunks_exact_mut(self.pattern.len()) {
-            chunk.copy_from_slice(&self.pattern);
-        }
+        fill_pattern(target, &self.pattern);
         Ok(())
     }
 }

@@ -16,6 +16,7 @@ use super::{Command, HostAccess, HostPtr, check_host_access, origin, region};
 use crate::error::{ClError, ClResult, fail};
 use crate::image::{FillKind, Format, ImageGeometry};
 use crate::memory::Mem;
+use crate::memory::fill::fill_pattern;
 
 /// An image's format and geometry: "CL_INVALID_MEM_OBJECT if image is not a valid image
 /// object" (the C layer passes only images; a buffer gets that code here too).
@@ -284,9 +285,7 @@ impl Command for FillImage {
                 let target = unsafe {
                     std::slice::from_raw_parts_mut(self.mem.base().add(self.rect.row(y, z)), width)
                 };
-                for chunk in target.chunks_exact_mut(self.element.len()) {
-                    chunk.copy_from_slice(&self.element);
-                }
+                fill_pattern(target, &self.element);
             }
         }
         Ok(())

@@ -19,6 +19,7 @@ use crate::passes::analysis::address_taken;
 use crate::passes::barriers::FrameLayout;
 
 mod expr;
+mod half;
 pub(in crate::codegen) mod packed;
 mod packed_ops;
 mod resumable;
@@ -780,6 +781,9 @@ impl Lower<'_, '_> {
 
     /// Calls a builtins-library symbol with Cranelift values; returns its one result.
     pub fn call_symbol(&mut self, name: &str, args: &[Value], ret: ir::Type) -> Result<Value> {
+        if let Some(v) = half::in_line(&mut self.b, name, args) {
+            return Ok(v);
+        }
         let results = self.call_symbol_multi(name, args, &[ret])?;
         Ok(results[0])
     }

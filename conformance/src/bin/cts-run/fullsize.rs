@@ -184,6 +184,21 @@ pub struct FullRun<'a> {
     pub cts: String,
     pub units: String,
     pub logs: Option<&'a Path>,
+    /// The CTS's own thread-pool size (`-t N`), if capped: see [`process_args`].
+    pub cts_threads: Option<usize>,
+}
+
+/// The arguments of `shard`'s process: its own, then `-t N` when the CTS's thread pool is
+/// capped. Uncapped, a CTS process starts one thread per CPU of its affinity mask (64 on the
+/// 64-core machine) however many shards run beside it, and test_bruteforce's multi-threaded
+/// functions then cut each chunk into that many sub-buffers (2 MiB / 64 = 8,192 floats) and
+/// run that many reference threads: `--jobs 8` oversubscribes the machine eight times.
+pub fn process_args(shard: &Shard, cts_threads: Option<usize>) -> Vec<String> {
+    let mut args = shard.args.clone();
+    if let Some(n) = cts_threads {
+        args.extend(["-t".to_string(), n.max(1).to_string()]);
+    }
+    args
 }
 
 /// Runs the planned shards on `jobs` threads until the budget ends, writing the results file
@@ -233,7 +248,7 @@ pub fn run(full: &FullRun, shards: &[Shard], mut results: Results) -> Results {
                     };
                     let run = process::run(
                         process::command(&full.device, &binary, &[]),
-                        &shard.args,
+                        &process_args(shard, full.cts_threads),
                         Duration::from_secs_f64(limit),
                     );
                     let record = Record {
@@ -396,6 +411,26 @@ mod tests {
                 ("sqrt double", vec!["-f", "-g", "sqrt"]),
                 ("sqrt half", vec!["-f", "-d", "sqrt"]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_capped_cts_thread_pool_is_passed_as_dash_t() {
+        let shards = bruteforce_shards(&functions(&["nan"]));
+        assert_eq!(process_args(&shards[1], None), ["-f", "-g", "nan"]);
+        assert_eq!(
+            process_args(&shards[1], Some(4)),
+            ["-f", "-g", "nan", "-t", "4"]
+        );
+        // The CTS reads -t 0 as "no cap"; a cap is at least one thread.
+        assert_eq!(
+            process_args(&shards[0], Some(0)),
+            ["-d", "-g", "nan", "-t", "1"]
+        );
+        let conversion = &conversion_shards()[0];
+        assert_eq!(
+            process_args(conversion, Some(8)),
+            ["uchar_uchar", "-t", "8"]
         );
     }
 

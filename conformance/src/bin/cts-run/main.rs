@@ -7,7 +7,7 @@
 //!     [--full] [--logs DIR] [--shards N]
 //! cargo run --release -p clift-conformance --bin cts-run -- CTS_BIN_DIR --fullsize RESULTS.tsv
 //!     [--budget SECONDS] [--timeout SECONDS] [--jobs N] [--compute-units N] [--only A,B]
-//!     [--build LABEL] [--logs DIR] [--update FILE]
+//!     [--build LABEL] [--logs DIR] [--update FILE] [--cts-threads N]
 //! ```
 //!
 //! `--only` takes suite names with or without their `test_` (`--only basic,image_streams`).
@@ -38,7 +38,8 @@
 //! float`). Each row records the clift build (`--build`, default `git rev-parse --short
 //! HEAD`) and the CTS commit (from CTS_BIN_DIR/README.md). `--update FILE` then writes the
 //! summary between `<!-- cts-fullsize begin -->` and `<!-- cts-fullsize end -->`; with
-//! `--budget 0` it only rewrites the summary.
+//! `--budget 0` it only rewrites the summary. `--cts-threads N` caps each shard's own thread
+//! pool (the CTS's `-t N`; uncapped it starts one thread per CPU in every process).
 
 mod fullsize;
 mod process;
@@ -65,7 +66,8 @@ fn main() {
             "usage: cts-run CTS_BIN_DIR [--update FILE] [--vendors DIR] [--timeout S] [--only A,B] \
              [--jobs N] [--compute-units N] [--full] [--logs DIR] [--shards N]\n       \
              cts-run CTS_BIN_DIR --fullsize RESULTS.tsv [--budget S] [--timeout S] [--jobs N] \
-             [--compute-units N] [--only A,B] [--build LABEL] [--logs DIR] [--update FILE]"
+             [--compute-units N] [--only A,B] [--build LABEL] [--logs DIR] [--update FILE] \
+             [--cts-threads N]"
         );
         std::process::exit(2);
     };
@@ -102,6 +104,7 @@ fn main() {
             cts: cts_commit(&dir),
             units: compute_units.clone().unwrap_or_else(|| "all".into()),
             logs: logs.as_deref(),
+            cts_threads: value_of("--cts-threads").and_then(|n| n.parse().ok()),
         };
         std::process::exit(run_fullsize(&full, only.as_deref(), value_of("--update")));
     }

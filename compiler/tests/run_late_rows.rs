@@ -176,3 +176,38 @@ fn without_deferring_every_row_is_compiled_in_the_build() {
     assert!(!late_rows_pending(&vadd[0]));
     assert_eq!(stub_rows(&vadd[0]), 0);
 }
+
+#[test]
+fn a_reduction_region_installed_late_gives_the_same_sums() {
+    let _turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
+    let hold = hold_late_rows();
+    // The bench's reduction kernel alone.
+    let bench = include_str!("bench_kernels.cl");
+    let start = bench.find("kernel void reduce").expect("reduce");
+    let end = bench.find("kernel void triad").expect("triad");
+    let k = compile_fp64(
+        &bench[start..end],
+        CodegenOptions {
+            defer_rows: true,
+            ..Default::default()
+        },
+    );
+    let reduce = k.iter().find(|k| k.name == "reduce").expect("reduce");
+    // The region `if (lid < s) scratch[lid] += scratch[lid + s];` is late.
+    assert_eq!(stub_rows(reduce), 1);
+    let (groups, local) = (8usize, 64usize);
+    let input: Vec<f32> = (1..=groups * local).map(|v| v as f32).collect();
+    let sums = || {
+        let mut out = vec![0f32; groups];
+        let args = [input.as_ptr() as u64, out.as_mut_ptr() as u64, 0];
+        common::run_1d(reduce, groups * local, local, &args, local * 4);
+        out
+    };
+    // Group g sums g * 64 + 1 ..= g * 64 + 64: 4096 g + 2080, exact in floats.
+    let want: Vec<f32> = (0..groups).map(|g| (4096 * g + 2080) as f32).collect();
+    assert_eq!(sums(), want);
+    drop(hold);
+    wait_for_late_rows(reduce);
+    assert_eq!(stub_rows(reduce), 0);
+    assert_eq!(sums(), want);
+}

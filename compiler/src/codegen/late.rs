@@ -22,13 +22,13 @@
 //! (`CLIFT_DUMP_CLIF`, the stage goldens: they print every function's code in the build),
 //! and where the build pool exists.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock, RwLockWriteGuard, Weak};
 
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_module::FuncId as ClifFuncId;
 
-use super::{CodeOwner, CodegenError, Deferred, ModuleState, compile_queue, define_compiled};
+use super::{CodeOwner, CodegenError, Deferred, ModuleState, compile_one, define_compiled};
 use crate::kernel::KernelCode;
 
 /// Vectorized functions of at least this many Cranelift instructions (as lowered, before
@@ -77,7 +77,17 @@ fn stub_address() -> usize {
 /// A late row's slot: the address of its function, or of [`no_items`] until it is
 /// installed. Boxed: the work-group function holds the slot's address, which must not move
 /// when the list of slots grows.
-struct Slot(Box<AtomicUsize>);
+struct Slot {
+    address: Box<AtomicUsize>,
+    /// The kernel whose work-group function reads it.
+    kernel: String,
+}
+
+impl Slot {
+    fn installed(&self) -> bool {
+        self.address.load(Ordering::Acquire) != stub_address()
+    }
+}
 
 /// The late rows of a build being lowered, and their slots (slot `i` is row `i`'s).
 #[derive(Default)]
@@ -104,10 +114,10 @@ impl LateRows {
     }
 }
 
-/// How the work-group function calls the vectorized function `id` (queued in
+/// How the work-group function of `kernel` calls the vectorized function `id` (queued in
 /// `state.deferred`): through a new slot if it is large and the build defers, the function
 /// moving to the late rows; else directly.
-pub(super) fn row_call(state: &mut ModuleState, id: ClifFuncId) -> RowCall {
+pub(super) fn row_call(state: &mut ModuleState, id: ClifFuncId, kernel: &str) -> RowCall {
     if state.late.pool.is_none() {
         return RowCall::Direct(id);
     }
@@ -118,8 +128,11 @@ pub(super) fn row_call(state: &mut ModuleState, id: ClifFuncId) -> RowCall {
         return RowCall::Direct(id);
     }
     let row = state.deferred.remove(at);
-    let slot = Slot(Box::new(AtomicUsize::new(stub_address())));
-    let address = &*slot.0 as *const AtomicUsize as usize;
+    let slot = Slot {
+        address: Box::new(AtomicUsize::new(stub_address())),
+        kernel: kernel.to_string(),
+    };
+    let address = &*slot.address as *const AtomicUsize as usize;
     state.late.rows.push(row);
     state.late.slots.push(slot);
     RowCall::Slot(address)
@@ -129,27 +142,39 @@ pub(super) fn row_call(state: &mut ModuleState, id: ClifFuncId) -> RowCall {
 pub(super) struct Progress {
     /// The slots the work-group functions read (their addresses are in the code).
     slots: Vec<Slot>,
-    /// Whether every late row is installed, or given up.
-    done: Mutex<bool>,
-    finished: Condvar,
+    /// Whether the late compile has ended (every row installed, or given up): a launch's
+    /// check is then this one load.
+    ended: AtomicBool,
+    /// Taken to wait for a row; notified at each row installed and at the end.
+    lock: Mutex<()>,
+    changed: Condvar,
 }
 
 impl Progress {
-    fn finish(&self) {
-        *self.done.lock().unwrap_or_else(PoisonError::into_inner) = true;
-        self.finished.notify_all();
+    /// Wakes the waiters after a row is installed, or (`ended`) at the end.
+    fn notify(&self, ended: bool) {
+        let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        if ended {
+            self.ended.store(true, Ordering::Release);
+        }
+        self.changed.notify_all();
     }
 
-    fn is_done(&self) -> bool {
-        *self.done.lock().unwrap_or_else(PoisonError::into_inner)
+    /// Whether a late row of `kernel` is still to come.
+    fn pending(&self, kernel: &str) -> bool {
+        !self.ended.load(Ordering::Acquire)
+            && self
+                .slots
+                .iter()
+                .any(|s| s.kernel == kernel && !s.installed())
     }
 
-    fn wait(&self) {
-        let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
-        while !*done {
-            done = self
-                .finished
-                .wait(done)
+    fn wait(&self, kernel: &str) {
+        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while self.pending(kernel) {
+            guard = self
+                .changed
+                .wait(guard)
                 .unwrap_or_else(PoisonError::into_inner);
         }
     }
@@ -158,14 +183,15 @@ impl Progress {
 /// Splits the late rows into what the code owner keeps (the slots) and the work left:
 /// `None` where there is none.
 pub(super) fn progress(late: LateRows) -> (Progress, Option<Work>) {
-    let done = late.rows.is_empty();
+    let ended = late.rows.is_empty();
     let progress = Progress {
         slots: late.slots,
-        done: Mutex::new(done),
-        finished: Condvar::new(),
+        ended: AtomicBool::new(ended),
+        lock: Mutex::new(()),
+        changed: Condvar::new(),
     };
     let work = match late.pool {
-        Some(pool) if !done => Some(Work {
+        Some(pool) if !ended => Some(Work {
             pool,
             rows: late.rows,
         }),
@@ -199,8 +225,8 @@ pub fn hold_late_rows() -> RwLockWriteGuard<'static, ()> {
     HOLD.write().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Compiles `work` on its pool, then installs it in `owner`'s module and slots (unless the
-/// program is released by then).
+/// Compiles `work` on its pool, each row installed in `owner`'s module and slot as soon as
+/// it is compiled (unless the program is released by then).
 pub(super) fn compile_later(
     owner: &Arc<CodeOwner>,
     work: Work,
@@ -212,61 +238,66 @@ pub(super) fn compile_later(
     RUNNING.fetch_add(1, Ordering::AcqRel);
     pool.spawn(move || {
         let Work { pool, mut rows } = work;
-        // A panic in Cranelift leaves the stubs (rayon would abort the process).
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            finish(&weak, &mut rows, &isas, scheduled, &pool);
-        }));
+        // Largest first, one row per task, as the build's own queue.
+        let mut order: Vec<(usize, &mut Deferred)> = rows.iter_mut().enumerate().collect();
+        order.sort_by_key(|(_, d)| std::cmp::Reverse(d.ctx.func.dfg.num_insts()));
+        pool.install(|| {
+            use rayon::prelude::*;
+            order.into_par_iter().with_max_len(1).for_each(|(slot, d)| {
+                // A panic in Cranelift leaves the stub (rayon would abort the process).
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    finish(&weak, slot, d, &isas, scheduled);
+                }));
+            });
+        });
         // Waiters wake whatever happened; a released program has none.
         if let Some(owner) = weak.upgrade() {
-            owner.late.finish();
+            owner.late.notify(true);
         }
         RUNNING.fetch_sub(1, Ordering::AcqRel);
     });
 }
 
-/// Compiles `rows`, then defines them in the owner's module and stores their addresses in
-/// its slots; nothing when the program is released before.
+/// Compiles the row of slot `slot`, then defines it in the owner's module and stores its
+/// address in the slot; nothing when the program is released before.
 fn finish(
     owner: &Weak<CodeOwner>,
-    rows: &mut [Deferred],
+    slot: usize,
+    row: &mut Deferred,
     (isa, lowering_isa): &(OwnedTargetIsa, OwnedTargetIsa),
     scheduled: bool,
-    pool: &rayon::ThreadPool,
 ) {
     // Released before the compile started: nothing to do.
     if owner.strong_count() == 0 {
         return;
     }
-    let compiled = compile_queue(rows, (&**isa, &**lowering_isa), scheduled, Some(pool));
+    let compiled = compile_one(row, (&**isa, &**lowering_isa), scheduled);
     let _hold = HOLD.read().unwrap_or_else(PoisonError::into_inner);
     let Some(owner) = owner.upgrade() else {
         return;
     };
-    if compiled.is_ok() {
-        // A row that cannot be defined keeps the stub: the scalar row is correct alone.
-        let _ = install(&owner, rows);
+    // A row that cannot be compiled or defined keeps the stub: the scalar row is correct
+    // alone.
+    if compiled.is_ok() && install(&owner, slot, row).is_ok() {
+        owner.late.notify(false);
     }
 }
 
-/// Defines the compiled `rows` in `owner`'s module, finalizes them and publishes their
-/// addresses.
-fn install(owner: &CodeOwner, rows: &[Deferred]) -> Result<(), CodegenError> {
+/// Defines the compiled `row` in `owner`'s module, finalizes it and publishes its address
+/// in slot `slot`.
+fn install(owner: &CodeOwner, slot: usize, row: &Deferred) -> Result<(), CodegenError> {
     let mut guard = owner.module.lock().unwrap_or_else(PoisonError::into_inner);
     let Some(module) = guard.as_mut() else {
         return Ok(());
     };
-    for d in rows {
-        define_compiled(module, d)?;
-    }
+    define_compiled(module, row)?;
     module
         .finalize_definitions()
-        .map_err(|e| CodegenError(format!("finalizing the late rows: {e}")))?;
-    for (slot, d) in owner.late.slots.iter().zip(rows) {
-        slot.0.store(
-            module.get_finalized_function(d.id) as usize,
-            Ordering::Release,
-        );
-    }
+        .map_err(|e| CodegenError(format!("finalizing {}: {e}", row.what)))?;
+    owner.late.slots[slot].address.store(
+        module.get_finalized_function(row.id) as usize,
+        Ordering::Release,
+    );
     Ok(())
 }
 
@@ -278,27 +309,25 @@ fn progress_of(kernel: &KernelCode) -> Option<&Progress> {
         .map(|o| &o.late)
 }
 
-/// Whether some late row of `kernel`'s program is still being compiled (its launches run
-/// the scalar row there).
+/// Whether some late row of `kernel` is still being compiled (its launches run the scalar
+/// row there).
 pub fn late_rows_pending(kernel: &KernelCode) -> bool {
-    progress_of(kernel).is_some_and(|p| !p.is_done())
+    progress_of(kernel).is_some_and(|p| p.pending(&kernel.name))
 }
 
-/// Waits until every late row of `kernel`'s program is installed (or given up).
+/// Waits until every late row of `kernel` is installed (or given up). One atomic load
+/// where the program's late compile has ended.
 pub fn wait_for_late_rows(kernel: &KernelCode) {
-    if let Some(p) = progress_of(kernel) {
-        p.wait();
+    if let Some(p) = progress_of(kernel)
+        && !p.ended.load(Ordering::Acquire)
+    {
+        p.wait(&kernel.name);
     }
 }
 
 /// The number of late-row slots of `kernel`'s program that still hold the stub.
 pub fn stub_rows(kernel: &KernelCode) -> usize {
-    progress_of(kernel).map_or(0, |p| {
-        p.slots
-            .iter()
-            .filter(|s| s.0.load(Ordering::Acquire) == stub_address())
-            .count()
-    })
+    progress_of(kernel).map_or(0, |p| p.slots.iter().filter(|s| !s.installed()).count())
 }
 
 #[cfg(test)]

@@ -331,7 +331,7 @@ pub fn compile_with_sites(
             Some(_) => Err(String::new()),
         };
         let row_call = match &vector_row {
-            Ok((row, _)) => Some(late::row_call(&mut state, *row)),
+            Ok((row, _)) => Some(late::row_call(&mut state, *row, &f.name)),
             Err(_) => None,
         };
         let entry =
@@ -522,25 +522,7 @@ fn compile_queue(
     pool: Option<&rayon::ThreadPool>,
 ) -> Result<(), CodegenError> {
     use rayon::prelude::*;
-    let compile = |d: &mut Deferred| {
-        dump::request_disassembly(&mut d.ctx);
-        let error = |e: cranelift_codegen::CodegenError| {
-            CodegenError(format!("compiling {}: {e:?}", d.what))
-        };
-        d.ctx
-            .optimize(isa, &mut Default::default())
-            .map_err(error)?;
-        if scheduled {
-            if fold_loads::enabled_by_environment() {
-                fold_loads::fold_loads(&mut d.ctx);
-            }
-            schedule::schedule(&mut d.ctx.func);
-        }
-        d.ctx
-            .compile(lowering_isa, &mut Default::default())
-            .map(|_| ())
-            .map_err(|e| error(e.inner))
-    };
+    let compile = |d: &mut Deferred| compile_one(d, (isa, lowering_isa), scheduled);
     match pool {
         Some(pool) => {
             // Largest first, one function per task: the build ends when its largest
@@ -552,6 +534,33 @@ fn compile_queue(
         }
         None => queue.iter_mut().try_for_each(compile),
     }
+}
+
+/// Compiles one queued function to machine code (see [`compile_queue`]).
+fn compile_one(
+    d: &mut Deferred,
+    (isa, lowering_isa): (
+        &dyn cranelift_codegen::isa::TargetIsa,
+        &dyn cranelift_codegen::isa::TargetIsa,
+    ),
+    scheduled: bool,
+) -> Result<(), CodegenError> {
+    dump::request_disassembly(&mut d.ctx);
+    let error =
+        |e: cranelift_codegen::CodegenError| CodegenError(format!("compiling {}: {e:?}", d.what));
+    d.ctx
+        .optimize(isa, &mut Default::default())
+        .map_err(error)?;
+    if scheduled {
+        if fold_loads::enabled_by_environment() {
+            fold_loads::fold_loads(&mut d.ctx);
+        }
+        schedule::schedule(&mut d.ctx.func);
+    }
+    d.ctx
+        .compile(lowering_isa, &mut Default::default())
+        .map(|_| ())
+        .map_err(|e| error(e.inner))
 }
 
 /// Rejects what code generation cannot do yet, with a message for the build log.

@@ -241,7 +241,7 @@ impl StepLowering<'_, '_> {
                 name: format!("clift_vec{}_{}_part{}", self.id.0, self.f.name, self.count),
             };
             match simd::define_vector_region(self.state, self.f, &region, self.options) {
-                Ok(v) => Some(late::row_call(self.state, v)),
+                Ok(v) => Some(late::row_call(self.state, v, &self.f.name)),
                 Err(why) => {
                     self.declined.push((self.regions, why));
                     None

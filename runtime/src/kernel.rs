@@ -512,6 +512,10 @@ impl PreparedLaunch {
             safe: std::ptr::null(),
         };
         let code = &self.code.0;
+        // A kernel whose vectorized row is still compiling after its build (`late.rs` in
+        // the compiler) waits for it: the launch then runs at full speed, as it would have
+        // after a build that compiled it. One atomic load once the program's rows are in.
+        clift_compiler::codegen::wait_for_late_rows(code);
         let entry = code.entry;
         // printf output of this launch, printed when every work-group has run.
         let printf = clift_compiler::printf::PrintfBuffer::new(limits::PRINTF_BUFFER_SIZE);

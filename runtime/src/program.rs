@@ -120,6 +120,9 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             // CLIFT_SCHEDULE=0 keeps Cranelift's instruction order.
             unscheduled: false,
             safe: options.safe || clift_compiler::codegen::safe_from_env(),
+            // Large vectorized rows compile after the build returns, unless
+            // CLIFT_DEFER_ROWS=0.
+            defer_rows: clift_compiler::codegen::defer_rows_from_env(),
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,

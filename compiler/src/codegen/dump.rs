@@ -163,6 +163,12 @@ pub fn request_disassembly(ctx: &mut Context) {
     }
 }
 
+/// Whether the machine code of each function is printed or collected (a build that
+/// dumps it compiles every function before it returns: `late`).
+pub(super) fn wants_machine_code() -> bool {
+    enabled() || collecting()
+}
+
 /// Prints the machine code just generated (Cranelift's disassembly of it) and its size.
 pub fn machine_code(name: &str, ctx: &Context) {
     if !(enabled() || collecting()) {

@@ -27,6 +27,7 @@ mod fold_loads;
 mod func;
 mod geometric;
 mod images;
+mod late;
 mod layout;
 pub mod link;
 mod ops;
@@ -48,6 +49,10 @@ use crate::jit;
 use crate::kernel::KernelCode;
 use crate::passes::inline;
 
+pub use late::{
+    DEFER_VAR, defer_rows_from_env, hold_late_rows, late_compiles_running, late_rows_pending,
+    stub_rows, wait_for_late_rows,
+};
 pub use layout::kernel_params;
 
 /// Byte offsets of [`ItemContext`]'s fields.
@@ -97,18 +102,23 @@ impl std::fmt::Display for CodegenError {
     }
 }
 
-/// The JIT module that owns a program's machine code; dropped with the last kernel.
-struct CodeOwner(std::sync::Mutex<Option<JITModule>>);
+/// The JIT module that owns a program's machine code, with the slots of its late rows
+/// (`late`); dropped with the last kernel.
+struct CodeOwner {
+    module: std::sync::Mutex<Option<JITModule>>,
+    late: late::Progress,
+}
 
 // SAFETY: after `finalize_definitions` the module's code is immutable and only freed on
 // drop; nothing else in it is touched from other threads.
 unsafe impl Send for CodeOwner {}
-// SAFETY: as above; the mutex serializes the only mutation (the drop).
+// SAFETY: as above; the mutex serializes the mutations (the late rows' definitions, the
+// drop).
 unsafe impl Sync for CodeOwner {}
 
 impl Drop for CodeOwner {
     fn drop(&mut self) {
-        if let Ok(mut guard) = self.0.lock()
+        if let Ok(mut guard) = self.module.lock()
             && let Some(module) = guard.take()
         {
             // SAFETY: the last kernel holding the code is gone (this runs when the last
@@ -137,6 +147,9 @@ pub struct CodegenOptions {
     /// Keep the order Cranelift's mid-end gives instructions instead of scheduling them
     /// ([`schedule`]), as `CLIFT_SCHEDULE=0` does (tests compare the two).
     pub unscheduled: bool,
+    /// Compile large vectorized rows after the build returns ([`late`]); the runtime sets
+    /// it unless `CLIFT_DEFER_ROWS=0`. Off, every function is compiled in the build.
+    pub defer_rows: bool,
 }
 
 /// Symbols the generated code may call: the builtins library.
@@ -179,6 +192,8 @@ pub(crate) struct ModuleState {
     pub called_kernels: HashMap<FuncId, ClifFuncId>,
     /// Functions lowered but not compiled yet (see [`compile_deferred`]).
     pub deferred: Vec<Deferred>,
+    /// Vectorized functions compiled after the build returns ([`late`]).
+    pub(super) late: late::LateRows,
     /// Safe mode: the position of each bounds check (site `i + 1`).
     pub safe_sites: Vec<crate::frontend::source::Span>,
     /// Safe mode: the list of program-scope variables (`func::safe::define_statics`).
@@ -227,6 +242,7 @@ pub fn compile_with_sites(
         strings: HashMap::new(),
         called_kernels: HashMap::new(),
         deferred: Vec::new(),
+        late: late::LateRows::new(options.defer_rows),
         safe_sites: Vec::new(),
         safe_statics: None,
         global_sizes: Vec::new(),
@@ -314,14 +330,12 @@ pub fn compile_with_sites(
             None => simd::define_vector_row(&mut state, f, options),
             Some(_) => Err(String::new()),
         };
-        let entry = work_group::define_work_group_function(
-            &mut state,
-            id,
-            f,
-            plan,
-            vector_row.as_ref().ok().map(|&(id, _)| id),
-            &mut fctx,
-        )?;
+        let row_call = match &vector_row {
+            Ok((row, _)) => Some(late::row_call(&mut state, *row, &f.name)),
+            Err(_) => None,
+        };
+        let entry =
+            work_group::define_work_group_function(&mut state, id, f, plan, row_call, &mut fctx)?;
         let status = match plan {
             None => vector_row.map(|(_, items)| items),
             Some(p) => p.vectorized.clone().map(|()| simd::WIDTH as u32),
@@ -381,8 +395,16 @@ pub fn compile_with_sites(
         .iter()
         .map(|d| state.module.get_finalized_function(d.entry))
         .collect();
-    let owner: Arc<dyn std::any::Any + Send + Sync> =
-        Arc::new(CodeOwner(std::sync::Mutex::new(Some(state.module))));
+    let (progress, late_work) = late::progress(std::mem::take(&mut state.late));
+    let owner = Arc::new(CodeOwner {
+        module: std::sync::Mutex::new(Some(state.module)),
+        late: progress,
+    });
+    if let Some(work) = late_work {
+        let scheduled = !state.unscheduled && schedule::enabled_by_environment();
+        late::compile_later(&owner, work, (state.isa, state.lowering_isa), scheduled);
+    }
+    let owner: Arc<dyn std::any::Any + Send + Sync> = owner;
     let kernels = described
         .into_iter()
         .zip(code)
@@ -457,27 +479,32 @@ fn compile_deferred(state: &mut ModuleState) -> Result<(), CodegenError> {
     let scheduled = !state.unscheduled && schedule::enabled_by_environment();
     compile_queue(&mut queue, isas, scheduled, pool::build_pool().as_deref())?;
     for d in &queue {
-        let code = d
-            .ctx
-            .compiled_code()
-            .ok_or_else(|| CodegenError(format!("compiling {}: no code", d.what)))?;
-        let relocs: Vec<cranelift_module::ModuleReloc> = code
-            .buffer
-            .relocs()
-            .iter()
-            .map(|r| cranelift_module::ModuleReloc::from_mach_reloc(r, &d.ctx.func, d.id))
-            .collect();
-        state
-            .module
-            .define_function_bytes(
-                d.id,
-                u64::from(code.buffer.alignment),
-                code.code_buffer(),
-                &relocs,
-            )
-            .map_err(|e| CodegenError(format!("defining {}: {e}", d.what)))?;
-        dump::machine_code(&d.what, &d.ctx);
+        define_compiled(&mut state.module, d)?;
     }
+    Ok(())
+}
+
+/// Defines the compiled function `d` in `module`, with its relocations.
+fn define_compiled(module: &mut JITModule, d: &Deferred) -> Result<(), CodegenError> {
+    let code = d
+        .ctx
+        .compiled_code()
+        .ok_or_else(|| CodegenError(format!("compiling {}: no code", d.what)))?;
+    let relocs: Vec<cranelift_module::ModuleReloc> = code
+        .buffer
+        .relocs()
+        .iter()
+        .map(|r| cranelift_module::ModuleReloc::from_mach_reloc(r, &d.ctx.func, d.id))
+        .collect();
+    module
+        .define_function_bytes(
+            d.id,
+            u64::from(code.buffer.alignment),
+            code.code_buffer(),
+            &relocs,
+        )
+        .map_err(|e| CodegenError(format!("defining {}: {e}", d.what)))?;
+    dump::machine_code(&d.what, &d.ctx);
     Ok(())
 }
 
@@ -495,25 +522,7 @@ fn compile_queue(
     pool: Option<&rayon::ThreadPool>,
 ) -> Result<(), CodegenError> {
     use rayon::prelude::*;
-    let compile = |d: &mut Deferred| {
-        dump::request_disassembly(&mut d.ctx);
-        let error = |e: cranelift_codegen::CodegenError| {
-            CodegenError(format!("compiling {}: {e:?}", d.what))
-        };
-        d.ctx
-            .optimize(isa, &mut Default::default())
-            .map_err(error)?;
-        if scheduled {
-            if fold_loads::enabled_by_environment() {
-                fold_loads::fold_loads(&mut d.ctx);
-            }
-            schedule::schedule(&mut d.ctx.func);
-        }
-        d.ctx
-            .compile(lowering_isa, &mut Default::default())
-            .map(|_| ())
-            .map_err(|e| error(e.inner))
-    };
+    let compile = |d: &mut Deferred| compile_one(d, (isa, lowering_isa), scheduled);
     match pool {
         Some(pool) => {
             // Largest first, one function per task: the build ends when its largest
@@ -525,6 +534,33 @@ fn compile_queue(
         }
         None => queue.iter_mut().try_for_each(compile),
     }
+}
+
+/// Compiles one queued function to machine code (see [`compile_queue`]).
+fn compile_one(
+    d: &mut Deferred,
+    (isa, lowering_isa): (
+        &dyn cranelift_codegen::isa::TargetIsa,
+        &dyn cranelift_codegen::isa::TargetIsa,
+    ),
+    scheduled: bool,
+) -> Result<(), CodegenError> {
+    dump::request_disassembly(&mut d.ctx);
+    let error =
+        |e: cranelift_codegen::CodegenError| CodegenError(format!("compiling {}: {e:?}", d.what));
+    d.ctx
+        .optimize(isa, &mut Default::default())
+        .map_err(error)?;
+    if scheduled {
+        if fold_loads::enabled_by_environment() {
+            fold_loads::fold_loads(&mut d.ctx);
+        }
+        schedule::schedule(&mut d.ctx.func);
+    }
+    d.ctx
+        .compile(lowering_isa, &mut Default::default())
+        .map(|_| ())
+        .map_err(|e| error(e.inner))
 }
 
 /// Rejects what code generation cannot do yet, with a message for the build log.

@@ -13,6 +13,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 
 use super::func::{Lower, Result};
+use super::late::{self, RowCall};
 use super::{CodegenError, CodegenOptions, ModuleState, dump, item_context, simd};
 use crate::frontend::tir::{self, Expr, FuncId, Stmt};
 use crate::kernel::WorkGroup;
@@ -25,7 +26,7 @@ pub(crate) enum WgNode {
     /// first where it has one.
     Region {
         scalar: ClifFuncId,
-        vector: Option<ClifFuncId>,
+        vector: Option<RowCall>,
     },
     If {
         cond: ClifFuncId,
@@ -240,7 +241,7 @@ impl StepLowering<'_, '_> {
                 name: format!("clift_vec{}_{}_part{}", self.id.0, self.f.name, self.count),
             };
             match simd::define_vector_region(self.state, self.f, &region, self.options) {
-                Ok(v) => Some(v),
+                Ok(v) => Some(late::row_call(self.state, v, &self.f.name)),
                 Err(why) => {
                     self.declined.push((self.regions, why));
                     None
@@ -277,7 +278,7 @@ pub(super) fn define_work_group_function(
     kernel: FuncId,
     f: &tir::Function,
     plan: Option<&BarrierPlan>,
-    vector_row: Option<ClifFuncId>,
+    vector_row: Option<RowCall>,
     fctx: &mut FunctionBuilderContext,
 ) -> Result<ClifFuncId> {
     let ptr = ir::types::I64;
@@ -325,7 +326,7 @@ pub(super) fn define_work_group_function(
                     .declare_func_in_func(state.functions[kernel.0 as usize], b.func);
                 // The kernel's function loops over dimension 0 itself: one call per row,
                 // after the vectorized row function's, which says where the row goes on.
-                wg.vector = vector_row.map(|v| state.module.declare_func_in_func(v, b.func));
+                wg.vector = vector_row.map(|v| VectorCall::new(&mut b, state, None, v));
                 if wg.vector.is_none() {
                     let zero = b.ins().iconst(ptr, 0);
                     b.ins().store(flags, zero, item, item_context::ROW_START);
@@ -374,7 +375,58 @@ struct GroupEmitter {
     done_flag: Option<u32>,
     /// The kernel's vectorized row function (`simd`): called before the scalar one, its
     /// result is the local id the scalar row function starts at.
-    vector: Option<ir::FuncRef>,
+    vector: Option<VectorCall>,
+}
+
+/// A call of a vectorized row or region function in the function being built: directly, or
+/// through its late row's slot (`late`).
+#[derive(Clone, Copy)]
+enum VectorCall {
+    Direct(ir::FuncRef),
+    /// The slot's address, and the row's signature `fn(item) -> u64`.
+    Slot(usize, ir::SigRef),
+}
+
+impl VectorCall {
+    /// The call `call` in the function `b` builds (`refs`: the functions declared there so
+    /// far, where the function calls several).
+    fn new(
+        b: &mut FunctionBuilder,
+        state: &mut ModuleState,
+        refs: Option<&mut HashMap<ClifFuncId, ir::FuncRef>>,
+        call: RowCall,
+    ) -> VectorCall {
+        match (call, refs) {
+            (RowCall::Direct(id), Some(refs)) => VectorCall::Direct(func_ref(b, state, refs, id)),
+            (RowCall::Direct(id), None) => {
+                VectorCall::Direct(state.module.declare_func_in_func(id, b.func))
+            }
+            (RowCall::Slot(address), _) => {
+                let mut sig = state.module.make_signature();
+                sig.params.push(AbiParam::new(types::I64));
+                sig.returns.push(AbiParam::new(types::I64));
+                VectorCall::Slot(address, b.import_signature(sig))
+            }
+        }
+    }
+
+    /// Emits the call with the item context `item`; its result is the local id the scalar
+    /// row starts at.
+    fn emit(self, b: &mut FunctionBuilder, item: ir::Value) -> ir::Value {
+        let call = match self {
+            VectorCall::Direct(f) => b.ins().call(f, &[item]),
+            VectorCall::Slot(address, signature) => {
+                let slot = b.ins().iconst(types::I64, address as i64);
+                // Acquire (x64: a plain load): the code the address points at was written
+                // before the Release store that published it.
+                let row = b
+                    .ins()
+                    .atomic_load(types::I64, MemFlagsData::trusted(), slot);
+                b.ins().call_indirect(signature, row, &[item])
+            }
+        };
+        b.inst_results(call)[0]
+    }
 }
 
 impl GroupEmitter {
@@ -454,8 +506,7 @@ impl GroupEmitter {
                     b.def_var(linear, next);
                 }
                 if let Some(vector) = self.vector {
-                    let call = b.ins().call(vector, &[self.item]);
-                    let done = b.inst_results(call)[0];
+                    let done = vector.emit(b, self.item);
                     b.ins()
                         .store(flags, done, self.item, item_context::ROW_START);
                 }
@@ -559,7 +610,7 @@ impl GroupEmitter {
                     // Region functions loop over dimension 0 themselves, the vectorized one
                     // first.
                     let callee = func_ref(b, state, refs, *scalar);
-                    self.vector = vector.map(|v| func_ref(b, state, refs, v));
+                    self.vector = vector.map(|v| VectorCall::new(b, state, Some(refs), v));
                     if self.vector.is_none() {
                         // Without a vectorized row function each row starts at local id 0.
                         let zero = b.ins().iconst(ir::types::I64, 0);

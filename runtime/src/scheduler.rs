@@ -16,6 +16,7 @@ use rayon::prelude::*;
 pub use groups::{GroupFn, GroupIds};
 
 use crate::error::{ClResult, fail};
+use crate::memory::fill::fill_pattern;
 use khronos_headers::CL_OUT_OF_RESOURCES;
 
 /// A device's workers.
@@ -89,6 +90,23 @@ impl Executor {
                 // chunks are disjoint.
                 unsafe { std::ptr::copy((src + start) as *const u8, (dst + start) as *mut u8, n) };
             });
+        });
+    }
+
+    /// Fills `target` with copies of `pattern` from its start (`memory::fill`), large fills
+    /// split over every worker as copies are. Each part starts at a whole repetition.
+    pub fn fill(&self, target: &mut [u8], pattern: &[u8]) {
+        const MIN_CHUNK: usize = 1 << 20;
+        let chunks = (target.len() / MIN_CHUNK).min(self.threads() * 4);
+        if chunks < 2 || pattern.is_empty() {
+            fill_pattern(target, pattern);
+            return;
+        }
+        let chunk = target.len().div_ceil(chunks).div_ceil(pattern.len()) * pattern.len();
+        self.pool.install(|| {
+            target
+                .par_chunks_mut(chunk)
+                .for_each(|part| fill_pattern(part, pattern));
         });
     }
 
@@ -188,6 +206,19 @@ mod tests {
             // SAFETY: both vectors hold `len` bytes and are distinct.
             unsafe { exec.copy(src.as_ptr(), dst.as_mut_ptr(), len) };
             assert!(src == dst, "length {len}");
+        }
+    }
+
+    #[test]
+    fn parallel_fills_start_each_part_at_a_whole_pattern() {
+        let exec = Executor::new(3).unwrap();
+        // A 12-byte pattern: parts of a plain division of the length would cut it.
+        let pattern: Vec<u8> = (1..=12).collect();
+        for len in [0, 24, (2 << 20) + 12, (5 << 20) + 60] {
+            let mut target = vec![0u8; len];
+            exec.fill(&mut target, &pattern);
+            let wrong = (0..len).find(|&i| target[i] != pattern[i % 12]);
+            assert_eq!(wrong, None, "length {len}");
         }
     }
 

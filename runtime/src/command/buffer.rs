@@ -8,7 +8,6 @@ use super::{Command, HostAccess, HostPtr, check_host_access};
 use crate::device::Device;
 use crate::error::{ClResult, fail};
 use crate::memory::Mem;
-use crate::memory::fill::fill_pattern;
 
 /// `clEnqueueReadBuffer` (`HostAccess::Read`: buffer to host) and `clEnqueueWriteBuffer`.
 pub struct BufferTransfer {
@@ -186,11 +185,11 @@ impl Command for FillBuffer {
         CL_COMMAND_FILL_BUFFER
     }
 
-    fn run(self, _queue: &crate::queue::Queue) -> ClResult<()> {
+    fn run(self, queue: &crate::queue::Queue) -> ClResult<()> {
         // SAFETY: `offset..offset + size` is inside the buffer (checked).
         let target =
             unsafe { std::slice::from_raw_parts_mut(self.mem.base().add(self.offset), self.size) };
-        fill_pattern(target, &self.pattern);
+        queue.device().executor()?.fill(target, &self.pattern);
         Ok(())
     }
 }

@@ -393,9 +393,31 @@ impl Event {
         offered
     }
 
+    /// Drops what the command still holds once it has finished (a launch keeps its code
+    /// and buffers after running: see `crate::queue::Job`); nothing before. Its queue
+    /// retires its finished events as it prunes them, when it finishes and when it is
+    /// dropped; a wait retires the event waited for.
+    pub(crate) fn retire(&self) {
+        if self.is_finished()
+            && let Some(pending) = self.pending()
+        {
+            // SAFETY: the command has finished (its status was read with `Acquire`).
+            unsafe { pending.retire() };
+        }
+    }
+
     /// Blocks until the event has finished; returns its final status. If the command is
-    /// ready but no worker has started it yet, the calling thread runs it.
+    /// ready but no worker has started it yet, the calling thread runs it. What the
+    /// command still held is dropped (see [`Event::retire`]): "After the memobj reference
+    /// count becomes zero and commands queued to any command-queue(s) that use memobj have
+    /// finished, the memory object is deleted", which a destructor callback makes seen.
     pub fn wait(&self) -> cl_int {
+        let status = self.wait_for_status();
+        self.retire();
+        status
+    }
+
+    fn wait_for_status(&self) -> cl_int {
         let status = self.status();
         if status <= CL_COMPLETE {
             return status;

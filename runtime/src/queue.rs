@@ -112,10 +112,31 @@ impl QueueState {
     /// Adds a command, first dropping finished ones if the list has grown enough.
     fn track(&mut self, event: Arc<Event>) {
         if self.unfinished.len() >= self.prune_at {
-            self.unfinished.retain(|e| !e.is_finished());
+            self.prune();
             self.prune_at = (self.unfinished.len() * 2).max(MIN_PRUNE_AT);
         }
         self.unfinished.push(event);
+    }
+
+    /// Drops the finished commands from `unfinished`, retiring each (`Event::retire`: a
+    /// launch's code and buffers are released here, on the enqueuing thread, which took
+    /// their references).
+    fn prune(&mut self) {
+        self.unfinished.retain(|e| {
+            let finished = e.is_finished();
+            if finished {
+                e.retire();
+            }
+            !finished
+        });
+    }
+}
+
+impl Drop for QueueState {
+    /// The queue goes once its commands have finished: what they still hold goes with it,
+    /// also for events the application still holds.
+    fn drop(&mut self) {
+        self.prune();
     }
 }
 
@@ -281,7 +302,7 @@ impl Queue {
         let (event, previous, defer) = {
             let mut state = self.state.lock();
             if ordering.waits_for_all() {
-                state.unfinished.retain(|e| !e.is_finished());
+                state.prune();
                 // Every command not known to be finished, in order or not (`last` is
                 // among them).
                 deps.extend(state.unfinished.iter().cloned());
@@ -350,13 +371,13 @@ impl Queue {
         }
         let pending: Vec<Arc<Event>> = {
             let mut state = self.state.lock();
-            state.unfinished.retain(|e| !e.is_finished());
+            state.prune();
             state.unfinished.clone()
         };
         for event in pending {
             event.wait();
         }
-        self.state.lock().unfinished.retain(|e| !e.is_finished());
+        self.state.lock().prune();
     }
 }
 
@@ -378,6 +399,9 @@ pub(crate) struct Pending {
     /// Ready at enqueue and not handed to the pool yet (see the module's documentation):
     /// cleared by whoever hands it over.
     deferred: AtomicBool,
+    /// The work's leftovers have been dropped ([`Pending::retire`]), by the one thread
+    /// that set this.
+    retired: AtomicBool,
     blocking: bool,
     /// When the command was enqueued, kept only for `CLIFT_LOG=launch`.
     enqueued_at: Option<std::time::Instant>,
@@ -418,6 +442,7 @@ impl Pending {
             (&raw mut (*dst).failed).write(AtomicBool::new(false));
             (&raw mut (*dst).offered).write(AtomicBool::new(false));
             (&raw mut (*dst).deferred).write(AtomicBool::new(false));
+            (&raw mut (*dst).retired).write(AtomicBool::new(false));
             (&raw mut (*dst).blocking).write(blocking);
             (&raw mut (*dst).enqueued_at).write(enqueued_at);
         }
@@ -454,6 +479,18 @@ impl Pending {
     unsafe fn run_work(&self, queue: Option<&Queue>) -> ClResult<()> {
         // SAFETY: the caller's contract makes this the only access.
         unsafe { (*self.work.get()).run(queue) }
+    }
+
+    /// Drops what the work of a finished command still holds (see [`Job`]), once.
+    ///
+    /// # Safety
+    /// The command has finished (its event's status is final, read with `Acquire`): whoever
+    /// ran it or gave it up is done with the work.
+    pub(crate) unsafe fn retire(&self) {
+        if !self.retired.load(Ordering::Relaxed) && !self.retired.swap(true, Ordering::AcqRel) {
+            // SAFETY: the caller's contract; `retired` makes this thread the only one.
+            let _ = unsafe { self.run_work(None) };
+        }
     }
 
     /// Drops the work without running it, and the queue, unless someone has taken the

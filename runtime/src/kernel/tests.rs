@@ -629,3 +629,89 @@ fn a_launch_holds_its_buffers_and_refuses_released_ones() {
         Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
     );
 }
+
+/// Adds 1 to the `u32` its buffer (slot 0) starts with, once per work-item.
+unsafe extern "C" fn count(args: *const u8, group: *const WorkGroup) {
+    // SAFETY: the launch passes the block `prepare` built (a buffer of at least 4 bytes)
+    // and a valid group.
+    unsafe {
+        let counter = slot(args, 0) as *mut u32;
+        *counter += (*group).local_size[0] as u32;
+    }
+}
+
+/// Polls until `done` holds (10 s at most: a test that hangs fails instead).
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while !done() {
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            return false;
+        }
+        std::thread::yield_now();
+    }
+    true
+}
+
+/// A launch keeps its buffers after it has run, until its finished event is retired (see
+/// `crate::queue::Job`): by the queue's pruning on the thread that enqueues next, by a
+/// wait for it, by `clFinish`, or when the queue goes while the application still holds
+/// the event. The launches run all the same.
+#[test]
+fn a_finished_launch_holds_its_buffers_until_its_event_is_retired() {
+    use crate::command::launch::Launch;
+    use crate::event::Event;
+    let s = setup();
+    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(count, params, 8));
+    let out = buffer(&s.context, &[0; 4]);
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&out))))
+        .unwrap();
+    let one = Some([1, 1, 1]);
+    let launch = |queue: &Arc<Queue>, waits| {
+        Launch::enqueue_ndrange(queue, &kernel, 1, None, one, one, waits).unwrap()
+    };
+    // Run by a worker (the gate's completion hands it over), then kept until a wait.
+    let gate = Event::user(Arc::clone(&s.context));
+    let gated = launch(&s.queue, vec![Arc::clone(&gate)]);
+    assert_eq!(Arc::strong_count(&out), 2);
+    gate.set_status(CL_COMPLETE);
+    assert!(eventually(|| gated.is_finished()));
+    assert_eq!(Arc::strong_count(&out), 2, "kept after running");
+    assert_eq!(gated.wait(), CL_COMPLETE);
+    assert_eq!(Arc::strong_count(&out), 1, "retired by the wait");
+    // Retired by the next enqueue that prunes the queue's list (a marker after all).
+    let flushed = |queue: &Arc<Queue>| {
+        let event = launch(queue, Vec::new());
+        queue.flush();
+        assert!(eventually(|| event.is_finished()));
+        assert_eq!(Arc::strong_count(&out), 2, "kept after running");
+        event
+    };
+    let pruned = flushed(&s.queue);
+    let marker = s.queue.enqueue(
+        CL_COMMAND_MARKER,
+        Vec::new(),
+        QueueOrder::AfterAll,
+        Start::Now,
+        crate::queue::work(|_| Ok(())),
+    );
+    assert_eq!(Arc::strong_count(&out), 1, "retired by the enqueue");
+    assert_eq!(marker.wait(), CL_COMPLETE);
+    // Retired by clFinish.
+    let finished = flushed(&s.queue);
+    s.queue.finish();
+    assert_eq!(Arc::strong_count(&out), 1, "retired by clFinish");
+    // Retired when its queue goes, although the event lives on.
+    let queue = Queue::new(Arc::clone(&s.context), Arc::clone(&s.device), 0).unwrap();
+    let orphan = flushed(&queue);
+    let gone = Arc::downgrade(&queue);
+    drop(queue);
+    assert!(eventually(|| gone.strong_count() == 0));
+    assert_eq!(Arc::strong_count(&out), 1, "retired with its queue");
+    for event in [&gated, &pruned, &finished, &orphan] {
+        assert_eq!(event.status(), CL_COMPLETE);
+    }
+    // SAFETY: the buffer holds a u32, and every launch writing it has completed.
+    assert_eq!(unsafe { *out.base().cast::<u32>() }, 4);
+}

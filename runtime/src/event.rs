@@ -152,9 +152,10 @@ impl Event {
                 CL_QUEUED,
                 profiled,
             );
+            // The queue's reference is written by `Unfinished::finish`, under its lock.
             Pending::write(
                 &raw mut (*event.at).pending,
-                Some(Arc::clone(queue)),
+                None,
                 how.start == Start::Blocking,
             );
             Ok((event, how))
@@ -182,7 +183,7 @@ impl Event {
             debug_assert!(nothing.is_ok());
             Pending::write(pending, None, false);
         }
-        event.finish(None, false)
+        event.finish(None, false, None)
     }
 
     /// Writes every field but `pending` and `before` (see [`Unfinished`]).
@@ -477,14 +478,22 @@ impl Unfinished {
         Unfinished { slot, at }
     }
 
-    /// The event, with `before` (see [`Event`]) and whether its command is deferred
-    /// (`crate::queue`).
+    /// The event, with `before` (see [`Event`]), whether its command is deferred and the
+    /// reference to its queue that it holds until it has run (`crate::queue`).
     #[inline]
-    pub(crate) fn finish(self, before: Option<Weak<Event>>, deferred: bool) -> Arc<Event> {
+    pub(crate) fn finish(
+        self,
+        before: Option<Weak<Event>>,
+        deferred: bool,
+        queue: Option<Arc<Queue>>,
+    ) -> Arc<Event> {
         // SAFETY: `at` points into `slot`, which nothing else references yet; `command` or
         // `user` wrote every other field.
         unsafe {
             (&raw mut (*self.at).before).write(before);
+            if queue.is_some() {
+                Pending::set_queue(&raw mut (*self.at).pending, queue);
+            }
             let event = self.slot.assume_init();
             event.pending.set_deferred(deferred);
             event

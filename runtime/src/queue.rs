@@ -24,7 +24,7 @@ mod work;
 
 use std::cell::UnsafeCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use khronos_headers::*;
 use parking_lot::Mutex;
@@ -323,7 +323,18 @@ impl Queue {
             // The event is completed here, with the command it follows known, so that it
             // is complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);
-            let event = event.finish(before.map(Arc::downgrade), defer);
+            // The queue's reference the command holds until it has run: the one of the
+            // command before it, if that one has not let it go yet.
+            let held = match before {
+                // SAFETY: the count of the reference handed on, which the command before
+                // forgets instead of dropping (`Pending::let_go`); it is this queue's
+                // (`before` is this queue's last command).
+                Some(before) if pending(before).bequeath() => unsafe {
+                    Arc::from_raw(Arc::as_ptr(self))
+                },
+                _ => Arc::clone(self),
+            };
+            let event = event.finish(before.map(Arc::downgrade), defer, Some(held));
             if !out_of_order {
                 state.last = Some(Arc::clone(&event));
             } else if matches!(ordering, QueueOrder::Barrier { .. }) {
@@ -387,8 +398,12 @@ impl Queue {
 pub(crate) struct Pending {
     /// The queue, taken by whoever runs the command (or gives it up unrun), so that a
     /// finished event does not hold it (the queue holds its last event). Taking it is the
-    /// right to use `work`.
+    /// right to use `work`. On an in-order queue this reference is mostly the one the
+    /// command before held, taken over ([`Pending::bequeath`]).
     queue: Mutex<Option<Arc<Queue>>>,
+    /// Whether the next command of its in-order queue has taken over this command's
+    /// reference to the queue ([`HEIR`]), or the reference has been let go ([`RELEASED`]).
+    heir: AtomicU8,
     /// The work, run (or dropped) in place by the thread that took `queue`, and by no
     /// other; then dropped with the event.
     work: UnsafeCell<Slot>,
@@ -443,8 +458,48 @@ impl Pending {
             (&raw mut (*dst).offered).write(AtomicBool::new(false));
             (&raw mut (*dst).deferred).write(AtomicBool::new(false));
             (&raw mut (*dst).retired).write(AtomicBool::new(false));
+            (&raw mut (*dst).heir).write(AtomicU8::new(NO_HEIR));
             (&raw mut (*dst).blocking).write(blocking);
             (&raw mut (*dst).enqueued_at).write(enqueued_at);
+        }
+    }
+
+    /// Sets the queue a command holds until it has run (see `queue`), before anyone else
+    /// sees the event.
+    ///
+    /// # Safety
+    /// `dst` is a `Pending` written by [`Pending::write`] that nothing else references.
+    #[inline(always)]
+    pub(crate) unsafe fn set_queue(dst: *mut Pending, queue: Option<Arc<Queue>>) {
+        // SAFETY: the caller's contract: no other reference to the field.
+        unsafe { *(*dst).queue.get_mut() = queue };
+    }
+
+    /// Hands this command's reference to the queue on to the command enqueued after it
+    /// (the next of its in-order queue), if it has not let it go yet: then whoever runs
+    /// it (or gives it up) forgets the reference instead of dropping it, and the next
+    /// command holds it without a count of its own. Whether it was handed on.
+    ///
+    /// A burst of commands on an in-order queue then takes no count of the queue per
+    /// command: each count the enqueuing thread added and a worker dropped moved the
+    /// count's cache line from the worker's core to the enqueuer's for every command.
+    fn bequeath(&self) -> bool {
+        self.heir.load(Ordering::Relaxed) == NO_HEIR
+            && self
+                .heir
+                .compare_exchange(NO_HEIR, HEIR, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    /// Lets go of the queue reference taken by [`Pending::take_queue`]: returns it to be
+    /// dropped, or forgets it if the next command has taken it over ([`Pending::bequeath`]).
+    fn let_go(&self, queue: Arc<Queue>) -> Option<Arc<Queue>> {
+        if self.heir.swap(RELEASED, Ordering::AcqRel) == HEIR {
+            // The count is the next command's now (it holds an `Arc` made from it).
+            std::mem::forget(queue);
+            None
+        } else {
+            Some(queue)
         }
     }
 
@@ -499,10 +554,17 @@ impl Pending {
         if let Some(queue) = self.take_queue() {
             // SAFETY: this thread took the queue.
             let _ = unsafe { self.run_work(None) };
-            drop(queue);
+            drop(self.let_go(queue));
         }
     }
 }
+
+/// [`Pending::heir`]: the command still holds its queue reference for itself.
+const NO_HEIR: u8 = 0;
+/// [`Pending::heir`]: the next command has taken the reference over.
+const HEIR: u8 = 1;
+/// [`Pending::heir`]: the reference has been let go (dropped, or forgotten for an heir).
+const RELEASED: u8 = 2;
 
 /// The pending part of a command's event (every command's event has one).
 fn pending(event: &Event) -> &Pending {
@@ -705,6 +767,9 @@ pub(crate) fn run(event: &Event) {
             }
         );
     }
+    // Handed on (if the next command has taken it over) before the status is set: that
+    // command may run, on another thread, as soon as this one has finished.
+    let queue = pending.let_go(queue);
     event.set_status(status);
     // The queue may go once its last command has finished.
     drop(queue);
@@ -1042,6 +1107,62 @@ pub(crate) mod tests {
         assert_eq!(event.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         assert!(!ran.load(Ordering::Acquire));
         assert!(weak.upgrade().is_none());
+    }
+
+    /// On an in-order queue a command takes over the queue reference of the command
+    /// before it while that one has not run: a chain of commands holds one count of the
+    /// queue, not one each, and lets it go when the last has run. A command enqueued after
+    /// the chain has run takes a count of its own. On an out-of-order queue each command
+    /// holds its own.
+    #[test]
+    fn an_in_order_chain_holds_one_reference_to_its_queue() {
+        for (properties, held) in [(0, 1), (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 3)] {
+            let device = Arc::clone(&Platform::get().devices()[0]);
+            let context = Context::new(
+                vec![Arc::clone(&device)],
+                ContextProperties::default(),
+                None,
+            );
+            // Not the flusher's: it would hold the queue for a moment at each tick.
+            let queue = Queue::unflushed(context, device, properties).unwrap();
+            let ran = Arc::new(AtomicUsize::new(0));
+            let command = |waits: Vec<Arc<Event>>| {
+                let ran = Arc::clone(&ran);
+                let work = work(move |_| {
+                    ran.fetch_add(1, Ordering::AcqRel);
+                    Ok(())
+                });
+                queue.enqueue(
+                    CL_COMMAND_MARKER,
+                    waits,
+                    QueueOrder::Command,
+                    Start::Now,
+                    work,
+                )
+            };
+            let gate = Event::user(Arc::clone(queue.context()));
+            let chain: Vec<_> = (0..3).map(|_| command(vec![Arc::clone(&gate)])).collect();
+            assert_eq!(Arc::strong_count(&queue), 1 + held);
+            gate.set_status(CL_COMPLETE);
+            for event in &chain {
+                assert_eq!(event.wait(), CL_COMPLETE);
+            }
+            let alone = || {
+                let start = std::time::Instant::now();
+                while Arc::strong_count(&queue) > 1 && start.elapsed().as_secs() < 10 {
+                    std::thread::yield_now();
+                }
+                Arc::strong_count(&queue)
+            };
+            assert_eq!(alone(), 1);
+            let gate = Event::user(Arc::clone(queue.context()));
+            let after = command(vec![Arc::clone(&gate)]);
+            assert_eq!(Arc::strong_count(&queue), 2);
+            gate.set_status(CL_COMPLETE);
+            assert_eq!(after.wait(), CL_COMPLETE);
+            assert_eq!(alone(), 1);
+            assert_eq!(ran.load(Ordering::Acquire), 4);
+        }
     }
 
     fn unflushed_queue() -> Arc<Queue> {

@@ -452,7 +452,8 @@ impl Pending {
         unsafe {
             (&raw mut (*dst).queue).write(Mutex::new(queue));
             // One count, released by `submit_when_ready`, so the command cannot start while
-            // its dependencies are still being registered.
+            // its dependencies are still being registered (or, for a command with exactly
+            // one dependency, that dependency's count).
             (&raw mut (*dst).remaining).write(AtomicUsize::new(1));
             (&raw mut (*dst).failed).write(AtomicBool::new(false));
             (&raw mut (*dst).offered).write(AtomicBool::new(false));
@@ -580,11 +581,19 @@ fn submit_when_ready(
     previous: Option<Arc<Event>>,
     explicit: usize,
 ) {
-    // Nobody else counts down before the dependencies are registered below.
-    pending(event).remaining.fetch_add(
-        deps.len() + usize::from(previous.is_some()),
-        Ordering::AcqRel,
-    );
+    let pending = pending(event);
+    let count = deps.len() + usize::from(previous.is_some());
+    // With one dependency (the command before, in a burst on an in-order queue) the count
+    // written at enqueue, 1, is that dependency's: it submits the command when it finishes,
+    // at once if it has while being registered. No guard count is added and released
+    // here: two atomic read-modify-writes per command less, each of which waited for the
+    // event's fresh writes to reach the cache. A blocking command keeps the guard, so that
+    // it runs on this thread when it is ready (`dependency_done`'s `on_enqueuing_thread`).
+    let guarded = count != 1 || pending.blocking;
+    if guarded {
+        // Nobody else counts down before the dependencies are registered below.
+        pending.remaining.fetch_add(count, Ordering::AcqRel);
+    }
     for (i, dep) in deps.into_iter().enumerate() {
         let dependent = Arc::clone(event) as Arc<dyn Dependent>;
         if i < explicit {
@@ -601,7 +610,9 @@ fn submit_when_ready(
     if let Some(previous) = previous {
         previous.notify_order(Arc::clone(event) as Arc<dyn Dependent>);
     }
-    dependency_done(event, CL_COMPLETE, true);
+    if guarded {
+        dependency_done(event, CL_COMPLETE, true);
+    }
 }
 
 impl Dependent for Event {

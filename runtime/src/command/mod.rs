@@ -285,17 +285,22 @@ mod tests {
         }
     }
 
+    /// `command` as its event holds it, not run yet.
+    fn once<C: Command>(command: C) -> Once<C> {
+        Once {
+            command: MaybeUninit::new(command),
+            live: true,
+            ran: false,
+        }
+    }
+
     /// A command held in its event runs at most once and is dropped exactly once: run,
     /// given up (run with no queue), or dropped with the event unrun.
     #[test]
     fn a_held_command_runs_once_and_is_dropped_once() {
         let queue = crate::queue::tests::queue(0);
         let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
-        let held = || Once {
-            command: MaybeUninit::new(Counted(Arc::clone(&counts))),
-            live: true,
-            ran: false,
-        };
+        let held = || once(Counted(Arc::clone(&counts)));
         let seen = || counts.each_ref().map(|c| c.load(Ordering::Relaxed));
         let mut ran = held();
         assert_eq!(ran.run(Some(&queue)), Ok(()));
@@ -338,11 +343,7 @@ mod tests {
     fn a_command_run_in_place_is_dropped_when_retired() {
         let queue = crate::queue::tests::queue(0);
         let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
-        let kept = || Once {
-            command: MaybeUninit::new(Kept(Counted(Arc::clone(&counts)))),
-            live: true,
-            ran: false,
-        };
+        let kept = || once(Kept(Counted(Arc::clone(&counts))));
         let seen = || counts.each_ref().map(|c| c.load(Ordering::Relaxed));
         let mut retired = kept();
         assert_eq!(retired.run(Some(&queue)), Ok(()));

@@ -608,16 +608,26 @@ fn arguments_are_packed_when_set_and_copied_at_enqueue() {
     );
 }
 
+/// A kernel running `entry` with one buffer parameter, set to `mem`.
+fn one_buffer_kernel(
+    s: &Setup,
+    entry: clift_compiler::kernel::WorkGroupFn,
+    mem: &Arc<Mem>,
+) -> Arc<Kernel> {
+    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(entry, params, 8));
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(mem))))
+        .unwrap();
+    kernel
+}
+
 /// A launch holds its buffers; a buffer released before the launch is no argument.
 #[test]
 fn a_launch_holds_its_buffers_and_refuses_released_ones() {
     let s = setup();
-    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
-    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 8));
     let a = buffer(&s.context, &[0; 16]);
-    kernel
-        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&a))))
-        .unwrap();
+    let kernel = one_buffer_kernel(&s, vector_add, &a);
     let launch = kernel.prepare(&s.device).unwrap();
     let weak = Arc::downgrade(&a);
     drop(a);
@@ -661,12 +671,8 @@ fn a_finished_launch_holds_its_buffers_until_its_event_is_retired() {
     use crate::command::launch::Launch;
     use crate::event::Event;
     let s = setup();
-    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
-    let kernel = Kernel::new(Arc::clone(&s.program), code(count, params, 8));
     let out = buffer(&s.context, &[0; 4]);
-    kernel
-        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&out))))
-        .unwrap();
+    let kernel = one_buffer_kernel(&s, count, &out);
     let one = Some([1, 1, 1]);
     let launch = |queue: &Arc<Queue>, waits| {
         Launch::enqueue_ndrange(queue, &kernel, 1, None, one, one, waits).unwrap()

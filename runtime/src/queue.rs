@@ -334,7 +334,7 @@ impl Queue {
                 },
                 _ => Arc::clone(self),
             };
-            let event = event.finish(before.map(Arc::downgrade), defer, Some(held));
+            let event = event.finish(defer, Some(held));
             if !out_of_order {
                 state.last = Some(Arc::clone(&event));
             } else if matches!(ordering, QueueOrder::Barrier { .. }) {
@@ -744,6 +744,26 @@ pub(crate) fn run_here_until(first: &Event, target: &Event) {
 /// `event` is in (or `event` itself).
 pub(crate) fn deferred_before(event: &Event) -> Option<Arc<Event>> {
     event.pending()?.queue()?.deferred()
+}
+
+/// The command listed just before `event` on its in-order queue, if `event` has not run
+/// and that one has not finished: a thread about to wait for `event` runs it if no worker
+/// has started it. (Found in the queue's list, where every command is, rather than kept
+/// in the event: a weak reference there cost each enqueue an atomic update of the
+/// previous event's counts, on a line its worker writes too.) The list is searched from
+/// its end, where the command waited for nearly always is.
+pub(crate) fn command_before(event: &Event) -> Option<Arc<Event>> {
+    let queue = event.pending()?.queue()?;
+    if queue.is_out_of_order() {
+        return None;
+    }
+    let state = queue.state.lock();
+    let at = state
+        .unfinished
+        .iter()
+        .rposition(|e| std::ptr::eq(&**e, event))?;
+    let before = state.unfinished.get(at.checked_sub(1)?)?;
+    (!before.is_finished()).then(|| Arc::clone(before))
 }
 
 /// Runs `event`'s command, once: a worker and a waiting thread may both try.

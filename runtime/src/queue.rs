@@ -109,26 +109,27 @@ struct QueueState {
 }
 
 impl QueueState {
-    /// Adds a command, first dropping finished ones if the list has grown enough.
-    fn track(&mut self, event: Arc<Event>) {
-        if self.unfinished.len() >= self.prune_at {
-            self.prune();
+    /// Adds a command, first taking finished ones off the list if it has grown enough.
+    fn track(&mut self, event: Arc<Event>) -> Finished {
+        let finished = if self.unfinished.len() >= self.prune_at {
+            let finished = self.prune();
             self.prune_at = (self.unfinished.len() * 2).max(MIN_PRUNE_AT);
-        }
+            finished
+        } else {
+            Finished(Vec::new())
+        };
         self.unfinished.push(event);
+        finished
     }
 
-    /// Drops the finished commands from `unfinished`, retiring each (`Event::retire`: a
-    /// launch's code and buffers are released here, on the enqueuing thread, which took
-    /// their references).
-    fn prune(&mut self) {
-        self.unfinished.retain(|e| {
-            let finished = e.is_finished();
-            if finished {
-                e.retire();
-            }
-            !finished
-        });
+    /// Takes the finished commands off `unfinished`, to be retired once the lock is
+    /// released ([`Finished`]).
+    fn prune(&mut self) -> Finished {
+        Finished(
+            self.unfinished
+                .extract_if(.., |e| e.is_finished())
+                .collect(),
+        )
     }
 }
 
@@ -136,7 +137,23 @@ impl Drop for QueueState {
     /// The queue goes once its commands have finished: what they still hold goes with it,
     /// also for events the application still holds.
     fn drop(&mut self) {
-        self.prune();
+        drop(self.prune());
+    }
+}
+
+/// Finished commands taken off a queue's list, retired (`Event::retire`: a launch's code
+/// and buffers are released, on the thread that took their references, mostly the
+/// enqueuing one) and dropped when this is dropped, after the queue's lock is released:
+/// what they release may call the application (a buffer's destructor callback), which
+/// may enqueue on this very queue.
+#[must_use]
+struct Finished(Vec<Arc<Event>>);
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        for event in self.0.drain(..) {
+            event.retire();
+        }
     }
 }
 
@@ -299,10 +316,11 @@ impl Queue {
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
         let out_of_order = self.is_out_of_order();
-        let (event, previous, defer) = {
+        let (event, previous, defer, finished) = {
             let mut state = self.state.lock();
+            let mut finished = Finished(Vec::new());
             if ordering.waits_for_all() {
-                state.prune();
+                finished = state.prune();
                 // Every command not known to be finished, in order or not (`last` is
                 // among them).
                 deps.extend(state.unfinished.iter().cloned());
@@ -343,9 +361,10 @@ impl Queue {
             if defer {
                 state.deferred = Some((Arc::clone(&event), flusher::tick()));
             }
-            state.track(Arc::clone(&event));
-            (event, previous, defer)
+            let tracked = state.track(Arc::clone(&event));
+            (event, previous, defer, [finished, tracked])
         };
+        drop(finished);
         if defer {
             flusher::deferred();
         }
@@ -380,15 +399,17 @@ impl Queue {
         if let Some(last) = last {
             last.wait();
         }
-        let pending: Vec<Arc<Event>> = {
+        let (pending, finished) = {
             let mut state = self.state.lock();
-            state.prune();
-            state.unfinished.clone()
+            let finished = state.prune();
+            (state.unfinished.clone(), finished)
         };
+        drop(finished);
         for event in pending {
             event.wait();
         }
-        self.state.lock().prune();
+        let finished = self.state.lock().prune();
+        drop(finished);
     }
 }
 

@@ -721,3 +721,44 @@ fn a_finished_launch_holds_its_buffers_until_its_event_is_retired() {
     // SAFETY: the buffer holds a u32, and every launch writing it has completed.
     assert_eq!(unsafe { *out.base().cast::<u32>() }, 4);
 }
+
+/// What a retired launch releases may call back into its queue: a buffer's destructor
+/// callback that enqueues on the launch's own queue, run when that queue's pruning retires
+/// the launch, does not deadlock (the queue's lock is released first).
+#[test]
+fn a_destructor_callback_may_enqueue_on_the_queue_that_retires_its_launch() {
+    use crate::command::launch::Launch;
+    let s = setup();
+    let out = buffer(&s.context, &[0; 4]);
+    let kernel = one_buffer_kernel(&s, count, &out);
+    let one = Some([1, 1, 1]);
+    let event = Launch::enqueue_ndrange(&s.queue, &kernel, 1, None, one, one, Vec::new()).unwrap();
+    s.queue.flush();
+    assert!(eventually(|| event.is_finished()));
+    let enqueued = Arc::new(parking_lot::Mutex::new(None));
+    let (queue, slot) = (Arc::clone(&s.queue), Arc::clone(&enqueued));
+    out.add_destructor(Box::new(move || {
+        let work = crate::queue::work(|_| Ok(()));
+        let marker = queue.enqueue(
+            CL_COMMAND_MARKER,
+            Vec::new(),
+            QueueOrder::Command,
+            Start::Now,
+            work,
+        );
+        *slot.lock() = Some(marker);
+    }));
+    // The finished launch holds the buffer's last reference; a marker after all prunes it.
+    drop(out);
+    let marker = s.queue.enqueue(
+        CL_COMMAND_MARKER,
+        Vec::new(),
+        QueueOrder::AfterAll,
+        Start::Now,
+        crate::queue::work(|_| Ok(())),
+    );
+    let from_callback = enqueued.lock().take().expect("the destructor callback ran");
+    assert_eq!(from_callback.wait(), CL_COMPLETE);
+    assert_eq!(marker.wait(), CL_COMPLETE);
+    assert_eq!(event.wait(), CL_COMPLETE);
+}

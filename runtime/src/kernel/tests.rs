@@ -662,6 +662,17 @@ fn eventually(mut done: impl FnMut() -> bool) -> bool {
     true
 }
 
+/// A one-item launch of `kernel` on `queue`, handed to the pool and seen finished without
+/// a wait (which would retire it).
+fn ran_unretired(queue: &Arc<Queue>, kernel: &Kernel) -> Arc<crate::event::Event> {
+    let one = Some([1, 1, 1]);
+    let launch = crate::command::launch::Launch::enqueue_ndrange;
+    let event = launch(queue, kernel, 1, None, one, one, Vec::new()).unwrap();
+    queue.flush();
+    assert!(eventually(|| event.is_finished()));
+    event
+}
+
 /// A launch keeps its buffers after it has run, until its finished event is retired (see
 /// `crate::queue::Job`): by the queue's pruning on the thread that enqueues next, by a
 /// wait for it, by `clFinish`, or when the queue goes while the application still holds
@@ -688,9 +699,7 @@ fn a_finished_launch_holds_its_buffers_until_its_event_is_retired() {
     assert_eq!(Arc::strong_count(&out), 1, "retired by the wait");
     // Retired by the next enqueue that prunes the queue's list (a marker after all).
     let flushed = |queue: &Arc<Queue>| {
-        let event = launch(queue, Vec::new());
-        queue.flush();
-        assert!(eventually(|| event.is_finished()));
+        let event = ran_unretired(queue, &kernel);
         assert_eq!(Arc::strong_count(&out), 2, "kept after running");
         event
     };
@@ -727,14 +736,10 @@ fn a_finished_launch_holds_its_buffers_until_its_event_is_retired() {
 /// the launch, does not deadlock (the queue's lock is released first).
 #[test]
 fn a_destructor_callback_may_enqueue_on_the_queue_that_retires_its_launch() {
-    use crate::command::launch::Launch;
     let s = setup();
     let out = buffer(&s.context, &[0; 4]);
     let kernel = one_buffer_kernel(&s, count, &out);
-    let one = Some([1, 1, 1]);
-    let event = Launch::enqueue_ndrange(&s.queue, &kernel, 1, None, one, one, Vec::new()).unwrap();
-    s.queue.flush();
-    assert!(eventually(|| event.is_finished()));
+    let event = ran_unretired(&s.queue, &kernel);
     let enqueued = Arc::new(parking_lot::Mutex::new(None));
     let (queue, slot) = (Arc::clone(&s.queue), Arc::clone(&enqueued));
     out.add_destructor(Box::new(move || {

@@ -122,14 +122,18 @@ impl QueueState {
         finished
     }
 
-    /// Takes the finished commands off `unfinished`, to be retired once the lock is
-    /// released ([`Finished`]).
+    /// Takes the finished commands off `unfinished`: those not retired yet are retired
+    /// once the lock is released ([`Finished`]); the others (a wait retired them) are
+    /// dropped here, which calls nothing of the application's, and costs no vector (a
+    /// `clFinish` after each command finds its command retired by the wait).
     fn prune(&mut self) -> Finished {
-        Finished(
-            self.unfinished
-                .extract_if(.., |e| e.is_finished())
-                .collect(),
-        )
+        let mut finished = Finished(Vec::new());
+        for event in self.unfinished.extract_if(.., |e| e.is_finished()) {
+            if !event.pending().is_some_and(Pending::is_retired) {
+                finished.0.push(event);
+            }
+        }
+        finished
     }
 }
 
@@ -150,7 +154,11 @@ impl Drop for QueueState {
 struct Finished(Vec<Arc<Event>>);
 
 impl Drop for Finished {
+    #[inline]
     fn drop(&mut self) {
+        if self.0.is_empty() {
+            return;
+        }
         for event in self.0.drain(..) {
             event.retire();
         }
@@ -556,6 +564,11 @@ impl Pending {
     unsafe fn run_work(&self, queue: Option<&Queue>) -> ClResult<()> {
         // SAFETY: the caller's contract makes this the only access.
         unsafe { (*self.work.get()).run(queue) }
+    }
+
+    /// Whether [`Pending::retire`] has run.
+    pub(crate) fn is_retired(&self) -> bool {
+        self.retired.load(Ordering::Acquire)
     }
 
     /// Drops what the work of a finished command still holds (see [`Job`]), once.

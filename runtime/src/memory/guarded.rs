@@ -34,8 +34,9 @@ const CACHE_ENTRIES: usize = 256;
 /// (`MADV_HUGEPAGE`; Linux's default mode, `madvise`, gives them only to ranges that ask):
 /// a kernel streaming a large buffer through 4 KiB pages misses the TLB every 4 KiB of each
 /// array, and in a virtual machine each miss walks two page tables. Vector add over three
-/// 256 MiB arrays, one thread, on the 2-core dev VM: 10.9 / 5.3 / 3.6 GB/s with small pages
-/// against 16.8 / 7.6 / 5.4 with huge ones (three pairs of runs, machine shared).
+/// 256 MiB arrays, one thread, on the 2-core dev VM (pairs of runs): 10.9 / 5.3 / 3.6 GB/s
+/// with small pages against 16.8 / 7.6 / 5.4 with huge ones under load, 17.1 / 14.4 / 17.6
+/// against 18.4 / 18.3 / 18.2 on a quieter machine.
 pub const HUGE_PAGE_WORTH: usize = 4 << 20;
 
 /// `madvise` advice: fault in every page of the range as if written (Linux 5.14).

@@ -1160,6 +1160,188 @@ fn float16_fetches_without_a_hint_run_item_by_item_in_registers() {
     assert_eq!(out, bw16_want(&a, n, local));
 }
 
+/// clpeak's `float` and `float2` bandwidth kernels (`id` stepped by a `size_t` 16 times per
+/// item, from the group's block (`_lo`) or the global id (`_go`)), and kernels of induction
+/// variables at the edges of the rule (`codegen/simd/induction.rs`).
+const INDUCTION: &str = r#"
+/* clpeak 1.1's kernels: 4 iterations of 4 fetches, `id` stepped after each. */
+#define FETCH(step) sum += A[id]; id += step;
+#define BANDWIDTH(name, T, start, jump, total)                                            \
+kernel void name(global T *A, global float *B) {                                          \
+    int id = start;                                                                       \
+    T sum = 0;                                                                            \
+    for (int i = 0; i < 4; i++) { FETCH(jump) FETCH(jump) FETCH(jump) FETCH(jump) }       \
+    B[get_global_id(0)] = total;                                                          \
+}
+BANDWIDTH(bw1_lo, float, (get_group_id(0) * get_local_size(0) * 16) + get_local_id(0),
+    get_local_size(0), sum)
+BANDWIDTH(bw1_go, float, get_global_id(0), get_global_size(0), sum)
+BANDWIDTH(bw2_lo, float2, (get_group_id(0) * get_local_size(0) * 16) + get_local_id(0),
+    get_local_size(0), sum.s0 + sum.s1)
+
+/* The lanes' first `p[id]` is consecutive for items 0..3 and not for 4..7 (item 7's last
+   `id` is INT_MAX): the second step's loads take the per-lane path. */
+kernel void near_max(global const float *a, global float *out) {
+    global const float *p = a - 2147483637;
+    int id = get_global_id(0) + 2147483637;
+    float sum = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        sum += p[id];
+        id++;
+    }
+    out[get_global_id(0)] = sum;
+}
+
+/* Values of sequences: a uint wrapping around through 0 and an int, stepped by size_t,
+   by ++, -- and by `x = x - n`. */
+kernel void wraps(global uint *out, uint start, int n) {
+    uint u = get_global_id(0) + start;
+    int s = get_global_id(0) - 2147483000;
+    for (int i = 0; i < 3; i++) {
+        u += get_local_size(0);
+        ++u;
+        s -= get_global_size(0);
+        s--;
+        s = s - n;
+    }
+    out[2 * get_global_id(0)] = u;
+    out[2 * get_global_id(0) + 1] = s;
+}
+
+/* Steps that part the lanes (under a varying `if`) or are not a uniform amount: `id`
+   stays a register. */
+kernel void parted(global const float *a, global float *out) {
+    int id = get_global_id(0);
+    int j = get_global_id(0);
+    float sum = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        sum += a[id] + a[j];
+        if (get_global_id(0) & 1)
+            id += 2;
+        else
+            id += 1;
+        j += j & 1;
+    }
+    out[get_global_id(0)] = sum;
+}
+"#;
+
+/// What clpeak's bandwidth kernel of `width` floats writes for `n` items in groups of
+/// `local`: `lo` starts each item in its group's block of 16 fetches, else at its id.
+fn bandwidth_want(a: &[f32], width: usize, n: usize, local: usize, lo: bool) -> Vec<f32> {
+    (0..n)
+        .map(|g| {
+            let (jump, mut id) = if lo {
+                (local, g / local * local * 16 + g % local)
+            } else {
+                (n, g)
+            };
+            let mut sum = vec![0.0f32; width];
+            for _ in 0..16 {
+                for (c, s) in sum.iter_mut().enumerate() {
+                    *s += a[width * id + c];
+                }
+                id += jump;
+            }
+            sum.iter().skip(1).fold(sum[0], |t, s| t + s)
+        })
+        .collect()
+}
+
+#[test]
+fn induction_variables_stay_sequences_in_clpeaks_bandwidth_kernels() {
+    let (n, local) = (48, 16);
+    for (name, width, lo) in [
+        ("bw1_lo", 1, true),
+        ("bw1_go", 1, false),
+        ("bw2_lo", 2, true),
+    ] {
+        let a = floats(width * 16 * n, 61);
+        let out = both(
+            INDUCTION,
+            name,
+            range_1d(n, local),
+            &|| (vec![a.clone(), vec![0.0; n]], vec![]),
+            true,
+        );
+        assert_eq!(out, bandwidth_want(&a, width, n, local, lo), "{name}");
+    }
+    // Each fetch is one vector load after one compare of `id` (an `int` narrowed from a
+    // `size_t`: its lanes could wrap); no lane test, no 64-bit stepping of a register.
+    let clif = vectorized_clif(INDUCTION, "bw1_lo");
+    for absent in ["vall_true", "swiden_low", "extractlane"] {
+        assert!(!clif.contains(absent), "{absent}:\n{clif}");
+    }
+    let loads = clif.matches("load.f32x4").count();
+    let tests = clif.matches("iconst.i32 0x7fff_fffb").count();
+    assert!(
+        loads >= 4 && loads == tests,
+        "{loads} loads, {tests} tests:\n{clif}"
+    );
+}
+
+#[test]
+fn induction_variables_near_int_max_and_wrapping() {
+    let a = floats(16, 62);
+    let out = both(
+        INDUCTION,
+        "near_max",
+        range_1d(8, 8),
+        &|| (vec![a.clone(), vec![0.0; 8]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = (0..8)
+        .map(|g| (0..4).fold(0.0f32, |s, i| s + a[g + i]))
+        .collect();
+    assert_eq!(out, want);
+    let (n, local) = (40, 8);
+    let start = 0xffff_ffe0u32;
+    let out = both(
+        INDUCTION,
+        "wraps",
+        range_1d(n, local),
+        &|| (vec![vec![0i32; 2 * n]], vec![u64::from(start), 5]),
+        true,
+    );
+    let mut want = Vec::new();
+    for g in 0..n as u32 {
+        let u = g.wrapping_add(start).wrapping_add(3 * (local as u32 + 1));
+        let s = (g as i32 - 2147483000) - 3 * (n as i32 + 1 + 5);
+        want.extend([u as i32, s]);
+    }
+    assert_eq!(out, want);
+    assert_eq!(out[0], 0xffff_fffbu32 as i32);
+    assert_eq!(out[2 * 5], 0);
+}
+
+#[test]
+fn steps_that_part_the_lanes_keep_a_register() {
+    let a = floats(64, 63);
+    let n = 12;
+    let out = both(
+        INDUCTION,
+        "parted",
+        range_1d(n, 12),
+        &|| (vec![a.clone(), vec![0.0; n]], vec![]),
+        true,
+    );
+    let want: Vec<f32> = (0..n)
+        .map(|g| {
+            let (mut id, mut j, mut sum) = (g, g, 0.0f32);
+            for _ in 0..4 {
+                sum += a[id] + a[j];
+                id += 1 + (g & 1);
+                j += j & 1;
+            }
+            sum
+        })
+        .collect();
+    assert_eq!(out, want);
+    // Both indices are registers tested for consecutive lanes at run time.
+    let clif = vectorized_clif(INDUCTION, "parted");
+    assert!(clif.contains("vall_true"), "{clif}");
+}
+
 #[test]
 fn vload16_and_vstore16_become_transposed_vector_loads_and_stores() {
     let clif = vectorized_clif(SOURCE, "vloads");

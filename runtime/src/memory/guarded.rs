@@ -30,6 +30,15 @@ pub const CACHE_BYTES: usize = 64 << 20;
 const CACHE_LARGEST: usize = 16 << 20;
 const CACHE_ENTRIES: usize = 256;
 
+/// Fresh mappings of at least this many data bytes ask for transparent huge pages
+/// (`MADV_HUGEPAGE`; Linux's default mode, `madvise`, gives them only to ranges that ask):
+/// a kernel streaming a large buffer through 4 KiB pages misses the TLB every 4 KiB of each
+/// array, and in a virtual machine each miss walks two page tables. Vector add over three
+/// 256 MiB arrays, one thread, on the 2-core dev VM (pairs of runs): 10.9 / 5.3 / 3.6 GB/s
+/// with small pages against 16.8 / 7.6 / 5.4 with huge ones under load, 17.1 / 14.4 / 17.6
+/// against 18.4 / 18.3 / 18.2 on a quieter machine.
+pub const HUGE_PAGE_WORTH: usize = 4 << 20;
+
 /// `madvise` advice: fault in every page of the range as if written (Linux 5.14).
 const MADV_POPULATE_WRITE: libc::c_int = 23;
 
@@ -138,6 +147,11 @@ impl Guarded {
             LIVE.fetch_sub(1, Ordering::Relaxed);
             return None;
         };
+        if data_pages >= HUGE_PAGE_WORTH {
+            // SAFETY: the data pages of the mapping just made. Where transparent huge pages
+            // are off or absent the advice is refused and the pages stay small.
+            unsafe { libc::madvise(map.as_ptr().cast(), data_pages, libc::MADV_HUGEPAGE) };
+        }
         if populate {
             // SAFETY: the data pages of the mapping just made. A kernel without the advice
             // (before Linux 5.14) refuses it, and the pages fault in as before.
@@ -210,6 +224,40 @@ mod tests {
         // SAFETY: the buffer's bytes are mapped; populated pages read as zero.
         let bytes = unsafe { std::slice::from_raw_parts(base.as_ptr(), len + page) };
         assert!(bytes.iter().all(|&b| b == 0));
+    }
+
+    /// The `VmFlags` of the mapping of /proc/self/smaps that holds `addr`.
+    fn vm_flags(addr: usize) -> String {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            if let Some((lo, hi)) = range.split_once('-')
+                && let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+            {
+                inside = (lo..hi).contains(&addr);
+            } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+                return flags.trim().to_string();
+            }
+        }
+        panic!("no mapping holds {addr:#x}");
+    }
+
+    #[test]
+    fn large_mappings_ask_for_huge_pages_and_small_ones_do_not() {
+        // Sizes no other test uses, above the cache's largest: fresh mappings.
+        let (large, base) =
+            Guarded::allocate(HUGE_PAGE_WORTH + 3 * 4096, 128, false).expect("mapping");
+        let flags = vm_flags(base.as_ptr() as usize);
+        assert!(flags.split(' ').any(|f| f == "hg"), "{flags}");
+        // The guard page keeps no access.
+        let guard = large.map.as_ptr() as usize + large.map_len - page_size();
+        assert!(!vm_flags(guard).split(' ').any(|f| f == "rd"));
+        let (_small, base) =
+            Guarded::allocate(HUGE_PAGE_WORTH - 2 * 4096, 128, false).expect("mapping");
+        let flags = vm_flags(base.as_ptr() as usize);
+        assert!(!flags.split(' ').any(|f| f == "hg"), "{flags}");
     }
 
     #[test]

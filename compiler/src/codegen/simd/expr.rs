@@ -15,7 +15,7 @@ use super::lower::VecLower;
 use super::narrow::narrow_scalar;
 use super::narrow_vec::{bitcast_in_words, narrow_soa};
 use super::pair::{pair_type, soa_pair_type};
-use super::value::{VVal, soa_type, vec_type};
+use super::value::{Index, VVal, soa_type, vec_type};
 use crate::frontend::tir::{
     BinaryOp, BuiltinFunction, ConvertKind, Expr, ExprKind, Place, PlaceKind, Rounding, UnaryOp,
 };
@@ -290,7 +290,9 @@ impl VecLower<'_, '_> {
                         && offset.ty.scalar().is_some_and(|s| s.bits() == 64) =>
                     {
                         let o = self.vexpr(operand)?;
-                        if let VVal::V(index) = o {
+                        if let Some(index) = index_of(&o)
+                            && index.is_32_bits(&self.l.b.func.dfg)
+                        {
                             return Ok(VVal::Indexed {
                                 base: base[0],
                                 index,
@@ -722,6 +724,34 @@ impl VecLower<'_, '_> {
         value_ty: &Type,
         op_ty: &Type,
     ) -> Result<VVal> {
+        // `int id += size_t`: adding in the wider type and narrowing back gives each lane
+        // what adding the narrowed value does in the narrow type (arithmetic modulo 2^32),
+        // so a sequence stays one (its lanes may now wrap: not exact).
+        if let (
+            BinaryOp::Add | BinaryOp::Sub,
+            VVal::Seq { base, stride, .. },
+            VVal::U(u),
+            Type::Scalar(to),
+            Type::Scalar(wide),
+        ) = (op, &cur, &v, ty, op_ty)
+            && to.is_integer()
+            && wide.is_integer()
+            && *to != Scalar::Bool
+            && wide.bits() > to.bits()
+        {
+            let narrow = self.l.b.ins().ireduce(clif_type(*to), u[0]);
+            let base = if op == BinaryOp::Add {
+                self.l.b.ins().iadd(*base, narrow)
+            } else {
+                self.l.b.ins().isub(*base, narrow)
+            };
+            return Ok(VVal::Seq {
+                base,
+                stride: *stride,
+                exact: false,
+                id: false,
+            });
+        }
         let cur = self.convert_vals(cur, ty, op_ty, None)?;
         let r = self.binary_vals(op, cur, v, value_ty, op_ty)?;
         self.convert_vals(r, op_ty, ty, None)
@@ -1041,6 +1071,25 @@ impl VecLower<'_, '_> {
             return Ok(VVal::U(out.swap_remove(0)));
         }
         Ok(self.assemble(out, to))
+    }
+}
+
+/// The index of an `int`/`uint` value `v` used as an address's index where it is not
+/// known to be consecutive: its register, or a sequence whose lanes may wrap (an exact one
+/// extends to a 64-bit sequence instead, with no test).
+pub(super) fn index_of(v: &VVal) -> Option<Index> {
+    match *v {
+        VVal::V(index) => Some(Index::Reg(index)),
+        VVal::Seq {
+            base,
+            stride,
+            exact: false,
+            ..
+        } => Some(Index::Seq {
+            first: base,
+            stride,
+        }),
+        _ => None,
     }
 }
 

@@ -73,6 +73,9 @@ pub(super) struct VecLower<'a, 'b> {
     pub vars: HashMap<LocalId, VarStore>,
     /// Varying variables written by their declaration only (they may stay `Seq`).
     pub(super) written_once: HashSet<LocalId>,
+    /// Induction variables (`induction.rs`): they stay `Seq` across their steps; the flag
+    /// says whether every step is in the variable's own type.
+    pub(super) inductions: HashMap<LocalId, bool>,
     pub(super) frames: Vec<Frame>,
     /// The lanes that have not returned (kernels with a `return` below the top level).
     pub(super) live: Option<Variable>,
@@ -139,13 +142,14 @@ impl<'a, 'b> VecLower<'a, 'b> {
         let lane_x = (0..WIDTH).map(|_| l.b.declare_var(types::I64)).collect();
         let lane_gx = (0..WIDTH).map(|_| l.b.declare_var(types::I64)).collect();
         let body = f.body.as_deref().unwrap_or_default();
-        VecLower {
+        let mut v = VecLower {
             ids_in_memory: super::super::func::reads_local_id_from_memory(f, body),
             l,
             f,
             uniform,
             vars: HashMap::new(),
             written_once: written_once(body),
+            inductions: HashMap::new(),
             frames: Vec::new(),
             live: None,
             uniform_return_clears_live: false,
@@ -161,7 +165,9 @@ impl<'a, 'b> VecLower<'a, 'b> {
             group: 0,
             in_group: false,
             group_loops: Vec::new(),
-        }
+        };
+        v.inductions = v.induction_variables(body);
+        v
     }
 
     /// The row function: steps of [`WIDTH`] × U items (U groups, `groups.rs`) while a
@@ -577,21 +583,30 @@ impl<'a, 'b> VecLower<'a, 'b> {
             exact,
             id: is_id,
         } = value
-            && self.written_once.contains(&id)
         {
-            let t = self.l.b.func.dfg.value_type(base);
-            let var = self.l.b.declare_var(t);
-            self.l.b.def_var(var, base);
-            self.vars.insert(
-                id,
-                VarStore::Seq {
-                    base: var,
-                    stride,
-                    exact,
-                    id: is_id,
-                },
-            );
-            return Ok(());
+            // Written once, it keeps the value's flags; an induction variable's steps
+            // change its value (no longer the id) and keep it exact only as a signed
+            // `int` stepped in its own type.
+            let flags = match self.inductions.get(&id) {
+                _ if self.written_once.contains(&id) => Some((exact, is_id)),
+                Some(&own_type) => Some((exact && own_type && is_signed_int(&ty), false)),
+                None => None,
+            };
+            if let Some((exact, is_id)) = flags {
+                let t = self.l.b.func.dfg.value_type(base);
+                let var = self.l.b.declare_var(t);
+                self.l.b.def_var(var, base);
+                self.vars.insert(
+                    id,
+                    VarStore::Seq {
+                        base: var,
+                        stride,
+                        exact,
+                        id: is_id,
+                    },
+                );
+                return Ok(());
+            }
         }
         let soa = soa_type(&ty).or_else(|| narrow_soa(&ty).map(|(_, n)| (types::I32X4, n)));
         let store = match (RegForm::of(&ty), soa) {
@@ -742,8 +757,23 @@ impl<'a, 'b> VecLower<'a, 'b> {
     /// Writes `value` to the varying variable `id` in the current lanes.
     pub(super) fn write_local(&mut self, id: LocalId, value: VVal) -> Result<()> {
         let ty = self.f.local(id).ty.ty.clone();
-        if matches!(self.vars.get(&id), Some(VarStore::Seq { .. })) {
-            return unsupported("a write to a variable kept as a sequence");
+        if let Some(&VarStore::Seq {
+            base, stride: kept, ..
+        }) = self.vars.get(&id)
+        {
+            // An induction step (`induction.rs`): every lane moves by the same amount.
+            return match value {
+                VVal::Seq {
+                    base: b, stride, ..
+                } if stride == kept
+                    && self.inductions.contains_key(&id)
+                    && self.mask().is_none() =>
+                {
+                    self.l.b.def_var(base, b);
+                    Ok(())
+                }
+                _ => unsupported("a write to a variable kept as a sequence"),
+            };
         }
         let mask = self.mask();
         let new = if mask.is_some() {
@@ -961,6 +991,11 @@ fn leaves(block: &[Stmt]) -> bool {
             StmtKind::Break | StmtKind::Continue | StmtKind::Return(_)
         )
     })
+}
+
+/// Whether `ty` is `int` (whose overflow is undefined: its sequences stay exact).
+fn is_signed_int(ty: &Type) -> bool {
+    matches!(ty, Type::Scalar(crate::frontend::types::Scalar::Int))
 }
 
 /// Whether `block` has a `return` at any depth.

@@ -14,7 +14,7 @@ use super::lower::VecLower;
 use super::narrow::RegForm;
 use super::narrow_vec::narrow_soa;
 use super::pair::{pair_type, soa_pair_type};
-use super::value::{VVal, lane_order, soa_type};
+use super::value::{Index, VVal, lane_order, soa_type};
 use crate::frontend::types::Type;
 
 impl VecLower<'_, '_> {
@@ -111,20 +111,27 @@ impl VecLower<'_, '_> {
         if scale != ty.size() as i64 || !held {
             return None;
         }
-        let first = self.l.b.ins().extractlane(index, 0);
-        let splat = self.l.b.ins().splat(types::I32X4, first);
-        let steps = self.iota(1);
-        let expect = self.l.b.ins().iadd(splat, steps);
-        let eq = self.l.b.ins().icmp(IntCC::Equal, index, expect);
-        let mut ok = self.l.b.ins().vall_true(eq);
         // The index must not wrap around between the first and the last lane.
         let (cc, max) = if signed {
             (IntCC::SignedLessThanOrEqual, i64::from(i32::MAX) - WIDTH)
         } else {
             (IntCC::UnsignedLessThanOrEqual, i64::from(u32::MAX) - WIDTH)
         };
-        let no_wrap = self.l.b.ins().icmp_imm_s(cc, first, max);
-        ok = self.l.b.ins().band(ok, no_wrap);
+        let (first, mut ok) = match index {
+            Index::Reg(index) => {
+                let first = self.l.b.ins().extractlane(index, 0);
+                let splat = self.l.b.ins().splat(types::I32X4, first);
+                let steps = self.iota(1);
+                let expect = self.l.b.ins().iadd(splat, steps);
+                let eq = self.l.b.ins().icmp(IntCC::Equal, index, expect);
+                let ok = self.l.b.ins().vall_true(eq);
+                let no_wrap = self.l.b.ins().icmp_imm_s(cc, first, max);
+                (first, self.l.b.ins().band(ok, no_wrap))
+            }
+            // A sequence of stride 1 is consecutive where it does not wrap: one compare.
+            Index::Seq { first, stride: 1 } => (first, self.l.b.ins().icmp_imm_s(cc, first, max)),
+            Index::Seq { .. } => return None,
+        };
         if let Some(m) = self.mask() {
             let all = self.l.b.ins().vall_true(m);
             ok = self.l.b.ins().band(ok, all);

@@ -38,6 +38,7 @@ mod done;
 mod expr;
 mod geometric;
 mod groups;
+mod induction;
 mod invariant;
 mod lower;
 mod memory;

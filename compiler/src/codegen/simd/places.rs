@@ -3,10 +3,11 @@
 //! array's address plus the scaled index, so that a consecutive index gives one vector
 //! access, as `p[i]` through a pointer does.
 
-use cranelift_codegen::ir::{InstBuilder, types};
+use cranelift_codegen::ir::InstBuilder;
 
 use super::super::func::{PlaceRef, Result, unsupported};
 use super::WIDTH;
+use super::expr::index_of;
 use super::lower::VecLower;
 use super::value::VVal;
 use crate::frontend::tir::{Place, PlaceKind, Rounding};
@@ -53,13 +54,14 @@ impl VecLower<'_, '_> {
         let size = p.ty.ty.size() as i64;
         let i = self.vexpr(index)?;
         let signed = index.ty.scalar().is_some_and(Scalar::is_signed);
-        if let (VVal::U(b), VVal::V(x)) = (&base, &i)
-            && self.l.b.func.dfg.value_type(*x) == types::I32X4
+        if let (VVal::U(b), Some(index)) = (&base, index_of(&i))
+            && index.is_32_bits(&self.l.b.func.dfg)
         {
-            // An `int`/`uint` index in a register: kept as it is, consecutive or not.
+            // An `int`/`uint` index in a register, or a sequence that may wrap: kept as it
+            // is, consecutive or not.
             return Ok(VVal::Indexed {
                 base: b[0],
-                index: *x,
+                index,
                 signed,
                 scale: size,
             });

@@ -9,7 +9,7 @@
 //! gained are lost to the memory traffic). `live` is the largest, over the kernel's loops,
 //! of the registers of the varying variables a loop reads, writes or declares (an `int`
 //! written only by its declaration counts none: those are the ids and affine functions of
-//! them, kept as a base and a stride), plus one for the mask of a loop of varying
+//! them, kept as a base and a stride; so does an induction variable, `induction.rs`), plus one for the mask of a loop of varying
 //! condition. A row without loops keeps U = 1: its work is a few memory accesses per item,
 //! so more chains in flight gain nothing (16 cores: vector add, triad and the gray row ran
 //! as fast with U = 1 as with 4).
@@ -151,7 +151,8 @@ fn live_registers(v: &VecLower, body: &[Stmt]) -> Option<usize> {
 /// The vector registers a varying variable takes per group of `WIDTH` items.
 fn registers(v: &VecLower, id: LocalId) -> usize {
     let ty = &v.f.local(id).ty.ty;
-    if v.written_once.contains(&id) && matches!(ty, Type::Scalar(s) if s.is_integer()) {
+    let sequence = v.written_once.contains(&id) || v.inductions.contains_key(&id);
+    if sequence && matches!(ty, Type::Scalar(s) if s.is_integer()) {
         return 0;
     }
     if RegForm::of(ty).is_some() {

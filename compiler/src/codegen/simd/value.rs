@@ -50,14 +50,36 @@ pub(super) enum VVal {
     /// A vector of 64-bit elements: one pair per component.
     SP(Vec<Pair>),
     /// An address `base + ext(index[k]) * scale`: a uniform pointer and an `int`/`uint`
-    /// index register (extended by `signed`). The index is often consecutive at run time
+    /// index (extended by `signed`). The index is often consecutive at run time
     /// (`p[clamp(x + dx, 0, w - 1)]`), which loads and stores test for.
     Indexed {
         base: Value,
-        index: Value,
+        index: Index,
         signed: bool,
         scale: i64,
     },
+}
+
+/// The `int`/`uint` index of a [`VVal::Indexed`] address.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Index {
+    /// One `i32x4` register, lane k work-item k's index.
+    Reg(Value),
+    /// `first + k * stride` in work-item k, in the index type's wrapping arithmetic (a
+    /// sequence that may wrap: `int id = get_group_id(0) * ...` narrows a `size_t`). The
+    /// lanes are consecutive unless they wrap, which one compare of `first` tells.
+    Seq { first: Value, stride: i64 },
+}
+
+impl Index {
+    /// Whether the index is 32 bits wide (what `Indexed` holds; a 64-bit sequence that
+    /// may wrap is left to the lanes).
+    pub(super) fn is_32_bits(&self, dfg: &ir::DataFlowGraph) -> bool {
+        match *self {
+            Index::Reg(r) => dfg.value_type(r) == types::I32X4,
+            Index::Seq { first, .. } => dfg.value_type(first) == types::I32,
+        }
+    }
 }
 
 /// The register type of a varying value of `ty`, where one register holds it.
@@ -135,7 +157,12 @@ impl VecLower<'_, '_> {
                 scale,
             } => (0..WIDTH as u8)
                 .map(|k| {
-                    let i = self.l.b.ins().extractlane(*index, k);
+                    let i = match *index {
+                        Index::Reg(r) => self.l.b.ins().extractlane(r, k),
+                        Index::Seq { first, stride } => {
+                            self.l.b.ins().iadd_imm_s(first, i64::from(k) * stride)
+                        }
+                    };
                     let i = if *signed {
                         self.l.b.ins().sextend(types::I64, i)
                     } else {

@@ -10,6 +10,7 @@
 
 mod loops;
 mod native;
+mod rounds;
 
 use crate::Effort;
 use crate::driver::{Driver, per_driver};
@@ -104,45 +105,87 @@ fn passes(effort: Effort) -> usize {
     2 * effort.bandwidth_repeats
 }
 
+/// Rounds of the memory rows ([`rounds`]): STREAM, then each driver's kernels, in turn.
+const ROUNDS: usize = 5;
+
+/// The best of each loop's figure over `machines`.
+fn best_machine(machines: &[native::Machine]) -> native::Machine {
+    let mut m = native::Machine::default();
+    for x in machines {
+        for (at, l) in Loop::ALL.into_iter().enumerate() {
+            m.normal[at] = m.normal[at].max(x.gbs(l, Stores::Normal));
+            m.non_temporal[at] = m.non_temporal[at].max(x.gbs(l, Stores::NonTemporal));
+        }
+        m.read = m.read.max(x.read);
+    }
+    m
+}
+
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let bytes = array_bytes(effort);
-    let (threads, passes) = (threads(), passes(effort));
-    let m = machine(bytes, effort);
+    let n = bytes / 4;
+    let (threads, reps) = (threads(), effort.bandwidth_repeats);
+    // Each round: STREAM (its passes after a warm-up), then each driver's vector add and
+    // triad (the best of `reps` launches each), so that a burst of load on the shared
+    // machine falls on all of them alike.
+    let (mut machines, mut vadd, mut triad) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        machines.push(native::machine(n, threads, reps));
+        vadd.push(per_driver(drivers, &|d| {
+            three_arrays(d, "vadd", n, reps, None)
+        }));
+        triad.push(per_driver(drivers, &|d| {
+            three_arrays(d, "triad", n, reps, Some(3.0))
+        }));
+    }
+    let m = best_machine(&machines);
     let note = format!(
         "The machine, natively (STREAM's loops, {threads} pinned thread(s), 3 × {} MiB, best \
-         of {passes}), GB/s: normal stores: {}; non-temporal stores: {}.",
+         of {ROUNDS} rounds of {reps} passes), GB/s: normal stores: {}; non-temporal stores: \
+         {}.",
         bytes >> 20,
         figures(&m, Stores::Normal),
         figures(&m, Stores::NonTemporal),
     ) + &format!(" A sum (read): {:.1}.", m.read);
     eprintln!("clift-bench: {note}");
     table.note(SECTION, note);
-    let n = bytes / 4;
-    let reps = effort.bandwidth_repeats;
-    let vadd = per_driver(drivers, &|d| three_arrays(d, "vadd", n, reps, None));
-    table.add(
-        SECTION,
-        format!(
-            "vector add c = a + b, 3 × {} MiB (vs STREAM add)",
-            bytes >> 20
-        ),
-        "GB/s",
-        Better::Higher,
-        vadd,
-        Some(m.gbs(Loop::Add, Stores::Normal)),
-    );
-    let triad = per_driver(drivers, &|d| three_arrays(d, "triad", n, reps, Some(3.0)));
-    table.add(
-        SECTION,
-        format!(
-            "triad a = b + s * c, 3 × {} MiB (vs STREAM triad)",
-            bytes >> 20
-        ),
-        "GB/s",
-        Better::Higher,
-        triad,
-        Some(m.gbs(Loop::Triad, Stores::Normal)),
-    );
+    for (name, label, l, per_round) in [
+        ("vector add", "vector add c = a + b", Loop::Add, &vadd),
+        ("triad", "triad a = b + s * c", Loop::Triad, &triad),
+    ] {
+        let stream: Vec<Option<f64>> = machines
+            .iter()
+            .map(|x| Some(x.gbs(l, Stores::Normal)))
+            .collect();
+        let columns = rounds::columns(per_round, drivers.len());
+        let mut each = format!(
+            "{name}, GB/s of each round: STREAM {} {}",
+            l.name(),
+            rounds::listed(&stream)
+        );
+        for (d, column) in drivers.iter().zip(&columns) {
+            each += &format!("; {} {}", d.name, rounds::listed(column));
+        }
+        eprintln!("clift-bench: {each}");
+        table.note(SECTION, each + ".");
+        for (which, pick) in [
+            ("best", rounds::best as fn(&[Option<f64>]) -> Option<f64>),
+            ("median", rounds::median),
+        ] {
+            table.add(
+                SECTION,
+                format!(
+                    "{label}, 3 × {} MiB, {which} of {ROUNDS} rounds (vs STREAM {})",
+                    bytes >> 20,
+                    l.name()
+                ),
+                "GB/s",
+                Better::Higher,
+                columns.iter().map(|c| pick(c)).collect(),
+                pick(&stream),
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -248,20 +248,6 @@ impl Event {
         self.status.load(Ordering::Acquire)
     }
 
-    /// `CL_EVENT_COMMAND_EXECUTION_STATUS` as an application reads it: the command is
-    /// flushed (an application polling the status waits for the command, so it must start),
-    /// and once it has finished what it still held is dropped, as a wait does
-    /// ([`Event::retire`]): an application that polls instead of waiting sees a released
-    /// buffer's destructor callback without calling `clFinish`.
-    pub fn poll_status(&self) -> cl_int {
-        self.flush();
-        let status = self.status();
-        if status <= CL_COMPLETE {
-            self.retire();
-        }
-        status
-    }
-
     /// Whether the event has finished: complete, or failed.
     pub fn is_finished(&self) -> bool {
         self.status() <= CL_COMPLETE

@@ -136,7 +136,11 @@ fn event_info(event: &Event, param: cl_event_info) -> ClResult<InfoValue> {
         CL_EVENT_COMMAND_QUEUE => InfoValue::scalar::<cl_command_queue>(event.queue_handle()),
         CL_EVENT_CONTEXT => InfoValue::scalar::<cl_context>(handle::handle_of(&**event.context())),
         CL_EVENT_COMMAND_TYPE => InfoValue::scalar(event.command_type()),
-        CL_EVENT_COMMAND_EXECUTION_STATUS => InfoValue::scalar(event.poll_status()),
+        CL_EVENT_COMMAND_EXECUTION_STATUS => {
+            // An application polling the status waits for the command: it must start.
+            event.flush();
+            InfoValue::scalar(event.status())
+        }
         CL_EVENT_REFERENCE_COUNT => InfoValue::scalar(event.header().api_refs()),
         _ => return fail(CL_INVALID_VALUE),
     })

@@ -10,8 +10,8 @@
 
 use std::ffi::c_void;
 use std::mem::MaybeUninit;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use khronos_headers::*;
@@ -103,6 +103,10 @@ pub struct Event {
     /// enqueue-then-finish). Part of the event, work included, so that a command costs one
     /// allocation, not two.
     pending: Pending,
+    /// The command before this one on an in-order queue, while it had not finished at
+    /// enqueue: a thread waiting for this event runs that one too if no worker has started
+    /// it (a kernel followed by a blocking read then costs no hand-off at all).
+    before: Option<std::sync::Weak<Event>>,
     times: Times,
 }
 
@@ -148,10 +152,9 @@ impl Event {
                 CL_QUEUED,
                 profiled,
             );
-            // The queue's reference is written by `Unfinished::finish`, under its lock.
             Pending::write(
                 &raw mut (*event.at).pending,
-                None,
+                Some(Arc::clone(queue)),
                 how.start == Start::Blocking,
             );
             Ok((event, how))
@@ -179,10 +182,10 @@ impl Event {
             debug_assert!(nothing.is_ok());
             Pending::write(pending, None, false);
         }
-        event.finish(false, None)
+        event.finish(None, false)
     }
 
-    /// Writes every field but `pending` (see [`Unfinished`]).
+    /// Writes every field but `pending` and `before` (see [`Unfinished`]).
     ///
     /// # Safety
     /// `dst` is valid for writes of an `Event` and holds none.
@@ -390,31 +393,9 @@ impl Event {
         offered
     }
 
-    /// Drops what the command still holds once it has finished (a launch keeps its code
-    /// and buffers after running: see `crate::queue::Job`); nothing before. Its queue
-    /// retires its finished events as it prunes them, when it finishes and when it is
-    /// dropped; a wait retires the event waited for.
-    pub(crate) fn retire(&self) {
-        if self.is_finished()
-            && let Some(pending) = self.pending()
-        {
-            // SAFETY: the command has finished (its status was read with `Acquire`).
-            unsafe { pending.retire() };
-        }
-    }
-
     /// Blocks until the event has finished; returns its final status. If the command is
-    /// ready but no worker has started it yet, the calling thread runs it. What the
-    /// command still held is dropped (see [`Event::retire`]): "After the memobj reference
-    /// count becomes zero and commands queued to any command-queue(s) that use memobj have
-    /// finished, the memory object is deleted", which a destructor callback makes seen.
+    /// ready but no worker has started it yet, the calling thread runs it.
     pub fn wait(&self) -> cl_int {
-        let status = self.wait_for_status();
-        self.retire();
-        status
-    }
-
-    fn wait_for_status(&self) -> cl_int {
         let status = self.status();
         if status <= CL_COMPLETE {
             return status;
@@ -427,12 +408,11 @@ impl Event {
             if first.pending().is_some_and(Pending::take_offer) {
                 crate::queue::run_here_until(&first, self);
             }
-        } else if let Some(previous) = crate::queue::command_before(self)
+        } else if let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
             && previous.run_if_offered()
         {
-            // The command before (on an in-order queue) was ready and waited for a worker:
-            // it ran here, and so does this one if that made it ready (a kernel followed by
-            // a blocking read then costs no hand-off at all).
+            // The command before was ready and waited for a worker: it ran here, and so does
+            // this one if that made it ready.
             drop(previous);
             self.run_if_offered();
         }
@@ -455,8 +435,8 @@ impl Event {
 
 /// An event being written in place: allocated uninitialised, so that the command's work is
 /// written straight into it (a kernel launch's ~350 bytes are copied once, not built on
-/// the stack and moved into the allocation). Everything but the queue reference is written
-/// before the queue is locked; [`Unfinished::finish`] writes it under the lock, where the
+/// the stack and moved into the allocation). Everything but `before` is written before the
+/// queue is locked; [`Unfinished::finish`] writes `before` under the lock, where the
 /// previous command is known, and makes it an event. Dropped unfinished (which nothing
 /// does), it would leak, never drop uninitialised memory.
 pub(crate) struct Unfinished {
@@ -475,16 +455,14 @@ impl Unfinished {
         Unfinished { slot, at }
     }
 
-    /// The event, with whether its command is deferred and the reference to its queue that
-    /// it holds until it has run (`crate::queue`).
+    /// The event, with `before` (see [`Event`]) and whether its command is deferred
+    /// (`crate::queue`).
     #[inline]
-    pub(crate) fn finish(self, deferred: bool, queue: Option<Arc<Queue>>) -> Arc<Event> {
+    pub(crate) fn finish(self, before: Option<Weak<Event>>, deferred: bool) -> Arc<Event> {
         // SAFETY: `at` points into `slot`, which nothing else references yet; `command` or
         // `user` wrote every other field.
         unsafe {
-            if queue.is_some() {
-                Pending::set_queue(&raw mut (*self.at).pending, queue);
-            }
+            (&raw mut (*self.at).before).write(before);
             let event = self.slot.assume_init();
             event.pending.set_deferred(deferred);
             event
@@ -507,6 +485,7 @@ fn every_field_is_written(event: Event) {
         status: _,       // write
         changed: _,      // write
         pending: _,      // command, user (Pending::write_job, Pending::write)
+        before: _,       // finish
         times: _,        // write
     } = event;
 }

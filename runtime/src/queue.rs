@@ -24,7 +24,7 @@ mod work;
 
 use std::cell::UnsafeCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use khronos_headers::*;
 use parking_lot::Mutex;
@@ -109,59 +109,13 @@ struct QueueState {
 }
 
 impl QueueState {
-    /// Adds a command, first taking finished ones off the list if it has grown enough.
-    fn track(&mut self, event: Arc<Event>) -> Finished {
-        let finished = if self.unfinished.len() >= self.prune_at {
-            let finished = self.prune();
+    /// Adds a command, first dropping finished ones if the list has grown enough.
+    fn track(&mut self, event: Arc<Event>) {
+        if self.unfinished.len() >= self.prune_at {
+            self.unfinished.retain(|e| !e.is_finished());
             self.prune_at = (self.unfinished.len() * 2).max(MIN_PRUNE_AT);
-            finished
-        } else {
-            Finished(Vec::new())
-        };
+        }
         self.unfinished.push(event);
-        finished
-    }
-
-    /// Takes the finished commands off `unfinished`: those not retired yet are retired
-    /// once the lock is released ([`Finished`]); the others (a wait retired them) are
-    /// dropped here, which calls nothing of the application's, and costs no vector (a
-    /// `clFinish` after each command finds its command retired by the wait).
-    fn prune(&mut self) -> Finished {
-        let mut finished = Finished(Vec::new());
-        for event in self.unfinished.extract_if(.., |e| e.is_finished()) {
-            if !event.pending().is_some_and(Pending::is_retired) {
-                finished.0.push(event);
-            }
-        }
-        finished
-    }
-}
-
-impl Drop for QueueState {
-    /// The queue goes once its commands have finished: what they still hold goes with it,
-    /// also for events the application still holds.
-    fn drop(&mut self) {
-        drop(self.prune());
-    }
-}
-
-/// Finished commands taken off a queue's list, retired (`Event::retire`: a launch's code
-/// and buffers are released, on the thread that took their references, mostly the
-/// enqueuing one) and dropped when this is dropped, after the queue's lock is released:
-/// what they release may call the application (a buffer's destructor callback), which
-/// may enqueue on this very queue.
-#[must_use]
-struct Finished(Vec<Arc<Event>>);
-
-impl Drop for Finished {
-    #[inline]
-    fn drop(&mut self) {
-        if self.0.is_empty() {
-            return;
-        }
-        for event in self.0.drain(..) {
-            event.retire();
-        }
     }
 }
 
@@ -324,11 +278,10 @@ impl Queue {
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
         let out_of_order = self.is_out_of_order();
-        let (event, previous, defer, finished) = {
+        let (event, previous, defer) = {
             let mut state = self.state.lock();
-            let mut finished = Finished(Vec::new());
             if ordering.waits_for_all() {
-                finished = state.prune();
+                state.unfinished.retain(|e| !e.is_finished());
                 // Every command not known to be finished, in order or not (`last` is
                 // among them).
                 deps.extend(state.unfinished.iter().cloned());
@@ -349,18 +302,7 @@ impl Queue {
             // The event is completed here, with the command it follows known, so that it
             // is complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);
-            // The queue's reference the command holds until it has run: the one of the
-            // command before it, if that one has not let it go yet.
-            let held = match before {
-                // SAFETY: the count of the reference handed on, which the command before
-                // forgets instead of dropping (`Pending::let_go`); it is this queue's
-                // (`before` is this queue's last command).
-                Some(before) if pending(before).bequeath() => unsafe {
-                    Arc::from_raw(Arc::as_ptr(self))
-                },
-                _ => Arc::clone(self),
-            };
-            let event = event.finish(defer, Some(held));
+            let event = event.finish(before.map(Arc::downgrade), defer);
             if !out_of_order {
                 state.last = Some(Arc::clone(&event));
             } else if matches!(ordering, QueueOrder::Barrier { .. }) {
@@ -369,10 +311,9 @@ impl Queue {
             if defer {
                 state.deferred = Some((Arc::clone(&event), flusher::tick()));
             }
-            let tracked = state.track(Arc::clone(&event));
-            (event, previous, defer, [finished, tracked])
+            state.track(Arc::clone(&event));
+            (event, previous, defer)
         };
-        drop(finished);
         if defer {
             flusher::deferred();
         }
@@ -407,17 +348,15 @@ impl Queue {
         if let Some(last) = last {
             last.wait();
         }
-        let (pending, finished) = {
+        let pending: Vec<Arc<Event>> = {
             let mut state = self.state.lock();
-            let finished = state.prune();
-            (state.unfinished.clone(), finished)
+            state.unfinished.retain(|e| !e.is_finished());
+            state.unfinished.clone()
         };
-        drop(finished);
         for event in pending {
             event.wait();
         }
-        let finished = self.state.lock().prune();
-        drop(finished);
+        self.state.lock().unfinished.retain(|e| !e.is_finished());
     }
 }
 
@@ -427,12 +366,8 @@ impl Queue {
 pub(crate) struct Pending {
     /// The queue, taken by whoever runs the command (or gives it up unrun), so that a
     /// finished event does not hold it (the queue holds its last event). Taking it is the
-    /// right to use `work`. On an in-order queue this reference is mostly the one the
-    /// command before held, taken over ([`Pending::bequeath`]).
+    /// right to use `work`.
     queue: Mutex<Option<Arc<Queue>>>,
-    /// Whether the next command of its in-order queue has taken over this command's
-    /// reference to the queue ([`HEIR`]), or the reference has been let go ([`RELEASED`]).
-    heir: AtomicU8,
     /// The work, run (or dropped) in place by the thread that took `queue`, and by no
     /// other; then dropped with the event.
     work: UnsafeCell<Slot>,
@@ -443,9 +378,6 @@ pub(crate) struct Pending {
     /// Ready at enqueue and not handed to the pool yet (see the module's documentation):
     /// cleared by whoever hands it over.
     deferred: AtomicBool,
-    /// The work's leftovers have been dropped ([`Pending::retire`]), by the one thread
-    /// that set this.
-    retired: AtomicBool,
     blocking: bool,
     /// When the command was enqueued, kept only for `CLIFT_LOG=launch`.
     enqueued_at: Option<std::time::Instant>,
@@ -481,55 +413,13 @@ impl Pending {
         unsafe {
             (&raw mut (*dst).queue).write(Mutex::new(queue));
             // One count, released by `submit_when_ready`, so the command cannot start while
-            // its dependencies are still being registered (or, for a command with exactly
-            // one dependency, that dependency's count).
+            // its dependencies are still being registered.
             (&raw mut (*dst).remaining).write(AtomicUsize::new(1));
             (&raw mut (*dst).failed).write(AtomicBool::new(false));
             (&raw mut (*dst).offered).write(AtomicBool::new(false));
             (&raw mut (*dst).deferred).write(AtomicBool::new(false));
-            (&raw mut (*dst).retired).write(AtomicBool::new(false));
-            (&raw mut (*dst).heir).write(AtomicU8::new(NO_HEIR));
             (&raw mut (*dst).blocking).write(blocking);
             (&raw mut (*dst).enqueued_at).write(enqueued_at);
-        }
-    }
-
-    /// Sets the queue a command holds until it has run (see `queue`), before anyone else
-    /// sees the event.
-    ///
-    /// # Safety
-    /// `dst` is a `Pending` written by [`Pending::write`] that nothing else references.
-    #[inline(always)]
-    pub(crate) unsafe fn set_queue(dst: *mut Pending, queue: Option<Arc<Queue>>) {
-        // SAFETY: the caller's contract: no other reference to the field.
-        unsafe { *(*dst).queue.get_mut() = queue };
-    }
-
-    /// Hands this command's reference to the queue on to the command enqueued after it
-    /// (the next of its in-order queue), if it has not let it go yet: then whoever runs
-    /// it (or gives it up) forgets the reference instead of dropping it, and the next
-    /// command holds it without a count of its own. Whether it was handed on.
-    ///
-    /// A burst of commands on an in-order queue then takes no count of the queue per
-    /// command: each count the enqueuing thread added and a worker dropped moved the
-    /// count's cache line from the worker's core to the enqueuer's for every command.
-    fn bequeath(&self) -> bool {
-        self.heir.load(Ordering::Relaxed) == NO_HEIR
-            && self
-                .heir
-                .compare_exchange(NO_HEIR, HEIR, Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-    }
-
-    /// Lets go of the queue reference taken by [`Pending::take_queue`]: returns it to be
-    /// dropped, or forgets it if the next command has taken it over ([`Pending::bequeath`]).
-    fn let_go(&self, queue: Arc<Queue>) -> Option<Arc<Queue>> {
-        if self.heir.swap(RELEASED, Ordering::AcqRel) == HEIR {
-            // The count is the next command's now (it holds an `Arc` made from it).
-            std::mem::forget(queue);
-            None
-        } else {
-            Some(queue)
         }
     }
 
@@ -566,40 +456,16 @@ impl Pending {
         unsafe { (*self.work.get()).run(queue) }
     }
 
-    /// Whether [`Pending::retire`] has run.
-    pub(crate) fn is_retired(&self) -> bool {
-        self.retired.load(Ordering::Acquire)
-    }
-
-    /// Drops what the work of a finished command still holds (see [`Job`]), once.
-    ///
-    /// # Safety
-    /// The command has finished (its event's status is final, read with `Acquire`): whoever
-    /// ran it or gave it up is done with the work.
-    pub(crate) unsafe fn retire(&self) {
-        if !self.retired.load(Ordering::Relaxed) && !self.retired.swap(true, Ordering::AcqRel) {
-            // SAFETY: the caller's contract; `retired` makes this thread the only one.
-            let _ = unsafe { self.run_work(None) };
-        }
-    }
-
     /// Drops the work without running it, and the queue, unless someone has taken the
     /// queue (and so the work) already.
     fn give_up(&self) {
         if let Some(queue) = self.take_queue() {
             // SAFETY: this thread took the queue.
             let _ = unsafe { self.run_work(None) };
-            drop(self.let_go(queue));
+            drop(queue);
         }
     }
 }
-
-/// [`Pending::heir`]: the command still holds its queue reference for itself.
-const NO_HEIR: u8 = 0;
-/// [`Pending::heir`]: the next command has taken the reference over.
-const HEIR: u8 = 1;
-/// [`Pending::heir`]: the reference has been let go (dropped, or forgotten for an heir).
-const RELEASED: u8 = 2;
 
 /// The pending part of a command's event (every command's event has one).
 fn pending(event: &Event) -> &Pending {
@@ -615,19 +481,11 @@ fn submit_when_ready(
     previous: Option<Arc<Event>>,
     explicit: usize,
 ) {
-    let pending = pending(event);
-    let count = deps.len() + usize::from(previous.is_some());
-    // With one dependency (the command before, in a burst on an in-order queue) the count
-    // written at enqueue, 1, is that dependency's: it submits the command when it finishes,
-    // at once if it has while being registered. No guard count is added and released
-    // here: two atomic read-modify-writes per command less, each of which waited for the
-    // event's fresh writes to reach the cache. A blocking command keeps the guard, so that
-    // it runs on this thread when it is ready (`dependency_done`'s `on_enqueuing_thread`).
-    let guarded = count != 1 || pending.blocking;
-    if guarded {
-        // Nobody else counts down before the dependencies are registered below.
-        pending.remaining.fetch_add(count, Ordering::AcqRel);
-    }
+    // Nobody else counts down before the dependencies are registered below.
+    pending(event).remaining.fetch_add(
+        deps.len() + usize::from(previous.is_some()),
+        Ordering::AcqRel,
+    );
     for (i, dep) in deps.into_iter().enumerate() {
         let dependent = Arc::clone(event) as Arc<dyn Dependent>;
         if i < explicit {
@@ -644,9 +502,7 @@ fn submit_when_ready(
     if let Some(previous) = previous {
         previous.notify_order(Arc::clone(event) as Arc<dyn Dependent>);
     }
-    if guarded {
-        dependency_done(event, CL_COMPLETE, true);
-    }
+    dependency_done(event, CL_COMPLETE, true);
 }
 
 impl Dependent for Event {
@@ -780,26 +636,6 @@ pub(crate) fn deferred_before(event: &Event) -> Option<Arc<Event>> {
     event.pending()?.queue()?.deferred()
 }
 
-/// The command listed just before `event` on its in-order queue, if `event` has not run
-/// and that one has not finished: a thread about to wait for `event` runs it if no worker
-/// has started it. (Found in the queue's list, where every command is, rather than kept
-/// in the event: a weak reference there cost each enqueue an atomic update of the
-/// previous event's counts, on a line its worker writes too.) The list is searched from
-/// its end, where the command waited for nearly always is.
-pub(crate) fn command_before(event: &Event) -> Option<Arc<Event>> {
-    let queue = event.pending()?.queue()?;
-    if queue.is_out_of_order() {
-        return None;
-    }
-    let state = queue.state.lock();
-    let at = state
-        .unfinished
-        .iter()
-        .rposition(|e| std::ptr::eq(&**e, event))?;
-    let before = state.unfinished.get(at.checked_sub(1)?)?;
-    (!before.is_finished()).then(|| Arc::clone(before))
-}
-
 /// Runs `event`'s command, once: a worker and a waiting thread may both try.
 pub(crate) fn run(event: &Event) {
     let pending = pending(event);
@@ -832,9 +668,6 @@ pub(crate) fn run(event: &Event) {
             }
         );
     }
-    // Handed on (if the next command has taken it over) before the status is set: that
-    // command may run, on another thread, as soon as this one has finished.
-    let queue = pending.let_go(queue);
     event.set_status(status);
     // The queue may go once its last command has finished.
     drop(queue);
@@ -1172,62 +1005,6 @@ pub(crate) mod tests {
         assert_eq!(event.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         assert!(!ran.load(Ordering::Acquire));
         assert!(weak.upgrade().is_none());
-    }
-
-    /// On an in-order queue a command takes over the queue reference of the command
-    /// before it while that one has not run: a chain of commands holds one count of the
-    /// queue, not one each, and lets it go when the last has run. A command enqueued after
-    /// the chain has run takes a count of its own. On an out-of-order queue each command
-    /// holds its own.
-    #[test]
-    fn an_in_order_chain_holds_one_reference_to_its_queue() {
-        for (properties, held) in [(0, 1), (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 3)] {
-            let device = Arc::clone(&Platform::get().devices()[0]);
-            let context = Context::new(
-                vec![Arc::clone(&device)],
-                ContextProperties::default(),
-                None,
-            );
-            // Not the flusher's: it would hold the queue for a moment at each tick.
-            let queue = Queue::unflushed(context, device, properties).unwrap();
-            let ran = Arc::new(AtomicUsize::new(0));
-            let command = |waits: Vec<Arc<Event>>| {
-                let ran = Arc::clone(&ran);
-                let work = work(move |_| {
-                    ran.fetch_add(1, Ordering::AcqRel);
-                    Ok(())
-                });
-                queue.enqueue(
-                    CL_COMMAND_MARKER,
-                    waits,
-                    QueueOrder::Command,
-                    Start::Now,
-                    work,
-                )
-            };
-            let gate = Event::user(Arc::clone(queue.context()));
-            let chain: Vec<_> = (0..3).map(|_| command(vec![Arc::clone(&gate)])).collect();
-            assert_eq!(Arc::strong_count(&queue), 1 + held);
-            gate.set_status(CL_COMPLETE);
-            for event in &chain {
-                assert_eq!(event.wait(), CL_COMPLETE);
-            }
-            let alone = || {
-                let start = std::time::Instant::now();
-                while Arc::strong_count(&queue) > 1 && start.elapsed().as_secs() < 10 {
-                    std::thread::yield_now();
-                }
-                Arc::strong_count(&queue)
-            };
-            assert_eq!(alone(), 1);
-            let gate = Event::user(Arc::clone(queue.context()));
-            let after = command(vec![Arc::clone(&gate)]);
-            assert_eq!(Arc::strong_count(&queue), 2);
-            gate.set_status(CL_COMPLETE);
-            assert_eq!(after.wait(), CL_COMPLETE);
-            assert_eq!(alone(), 1);
-            assert_eq!(ran.load(Ordering::Acquire), 4);
-        }
     }
 
     fn unflushed_queue() -> Arc<Queue> {

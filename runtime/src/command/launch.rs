@@ -88,22 +88,7 @@ impl Command for Launch {
         self.range.global.iter().product::<usize>() <= SHORT_LAUNCH
     }
 
-    fn run(self, queue: &Queue) -> ClResult<()> {
-        self.launch(queue)
-    }
-
-    /// The code and the buffers stay with the event until it is retired: the enqueuing
-    /// thread took their references (one atomic add each) and drops them as it prunes the
-    /// finished launch, so a worker running a burst of launches writes to none of their
-    /// lines, and the enqueuing thread's next add does not wait for the line to come back
-    /// from the worker's core.
-    fn run_kept(&mut self, queue: &Queue) -> Option<ClResult<()>> {
-        Some(self.launch(queue))
-    }
-}
-
-impl Launch {
-    fn launch(&self, queue: &Queue) -> ClResult<()> {
+    fn run(self, queue: &crate::queue::Queue) -> ClResult<()> {
         self.prepared
             .run(queue.device(), queue.context(), self.range)
     }

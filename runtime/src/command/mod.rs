@@ -55,16 +55,6 @@ pub trait Command: Send + 'static {
     /// hold them itself: each reference count a command takes and a worker drops is a
     /// cache line the two cores pass back and forth).
     fn run(self, queue: &Queue) -> ClResult<()>;
-
-    /// Does the work where the event holds the command, keeping what the command holds
-    /// (a launch's code and buffers) until its finished event is retired, mostly by the
-    /// enqueuing thread as it prunes its queue's list (see `crate::queue::Job`): the
-    /// reference counts it took at enqueue are then dropped on the thread that took them,
-    /// not passed to a worker's core and back for every command. `None` (the default):
-    /// the command is consumed by [`Command::run`] instead.
-    fn run_kept(&mut self, _queue: &Queue) -> Option<ClResult<()>> {
-        None
-    }
 }
 
 /// Enqueues `command` on `queue` after `waits` (validated by the caller: events of the
@@ -109,7 +99,6 @@ pub unsafe fn enqueue_built<C: Command>(
         unsafe {
             build((&raw mut (*at).command).cast::<C>())?;
             (&raw mut (*at).live).write(true);
-            (&raw mut (*at).ran).write(false);
         }
         Ok(())
     };
@@ -138,38 +127,24 @@ pub unsafe fn enqueue_built<C: Command>(
     Ok(event)
 }
 
-/// A command as its event holds it (see `crate::queue::Job`): run once, or dropped unrun;
-/// one that runs in place ([`Command::run_kept`]) is dropped when retired (run with no
-/// queue) or with the event.
+/// A command as its event holds it (see `crate::queue::Job`): run once, or dropped unrun.
 pub(crate) struct Once<C> {
     command: MaybeUninit<C>,
-    /// Not dropped yet (nor consumed by running).
+    /// Not run nor dropped yet.
     live: bool,
-    /// Run in place, and kept.
-    ran: bool,
 }
 
 impl<C: Command> Job for Once<C> {
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
-        if !self.live {
+        if !std::mem::replace(&mut self.live, false) {
             return Ok(());
         }
-        let Some(queue) = queue else {
-            self.live = false;
-            // SAFETY: it was live, and is marked not to be read again.
-            unsafe { self.command.assume_init_drop() };
-            return Ok(());
-        };
-        if std::mem::replace(&mut self.ran, true) {
-            return Ok(());
-        }
-        // SAFETY: live, so written and not dropped.
-        if let Some(result) = unsafe { self.command.assume_init_mut() }.run_kept(queue) {
-            return result;
-        }
-        self.live = false;
         // SAFETY: it was live, and is marked not to be read again.
-        unsafe { self.command.assume_init_read() }.run(queue)
+        let command = unsafe { self.command.assume_init_read() };
+        match queue {
+            Some(queue) => command.run(queue),
+            None => Ok(()),
+        }
     }
 }
 
@@ -285,22 +260,16 @@ mod tests {
         }
     }
 
-    /// `command` as its event holds it, not run yet.
-    fn once<C: Command>(command: C) -> Once<C> {
-        Once {
-            command: MaybeUninit::new(command),
-            live: true,
-            ran: false,
-        }
-    }
-
     /// A command held in its event runs at most once and is dropped exactly once: run,
     /// given up (run with no queue), or dropped with the event unrun.
     #[test]
     fn a_held_command_runs_once_and_is_dropped_once() {
         let queue = crate::queue::tests::queue(0);
         let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
-        let held = || once(Counted(Arc::clone(&counts)));
+        let held = || Once {
+            command: MaybeUninit::new(Counted(Arc::clone(&counts))),
+            live: true,
+        };
         let seen = || counts.each_ref().map(|c| c.load(Ordering::Relaxed));
         let mut ran = held();
         assert_eq!(ran.run(Some(&queue)), Ok(()));
@@ -318,55 +287,5 @@ mod tests {
         let event = enqueue(&queue, Counted(Arc::clone(&counts)), Vec::new(), true).unwrap();
         assert_eq!(event.status(), CL_COMPLETE);
         assert_eq!(seen(), [2, 4]);
-    }
-
-    /// A command that runs in place ([`Command::run_kept`]).
-    struct Kept(Counted);
-
-    impl Command for Kept {
-        fn command_type(&self) -> cl_command_type {
-            CL_COMMAND_NDRANGE_KERNEL
-        }
-        fn run(self, queue: &Queue) -> ClResult<()> {
-            self.0.run(queue)
-        }
-        fn run_kept(&mut self, _queue: &Queue) -> Option<ClResult<()>> {
-            (self.0).0[0].fetch_add(1, Ordering::Relaxed);
-            Some(Ok(()))
-        }
-    }
-
-    /// A command run in place runs at most once and keeps what it holds until it is
-    /// retired (run with no queue) or dropped with its event, whichever comes first;
-    /// retired unrun, it does not run.
-    #[test]
-    fn a_command_run_in_place_is_dropped_when_retired() {
-        let queue = crate::queue::tests::queue(0);
-        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
-        let kept = || once(Kept(Counted(Arc::clone(&counts))));
-        let seen = || counts.each_ref().map(|c| c.load(Ordering::Relaxed));
-        let mut retired = kept();
-        assert_eq!(retired.run(Some(&queue)), Ok(()));
-        assert_eq!(retired.run(Some(&queue)), Ok(()));
-        assert_eq!(seen(), [1, 0]);
-        assert_eq!(retired.run(None), Ok(()));
-        assert_eq!(seen(), [1, 1]);
-        assert_eq!(retired.run(None), Ok(()));
-        drop(retired);
-        assert_eq!(seen(), [1, 1]);
-        let mut dropped = kept();
-        assert_eq!(dropped.run(Some(&queue)), Ok(()));
-        assert_eq!(seen(), [2, 1]);
-        drop(dropped);
-        assert_eq!(seen(), [2, 2]);
-        let mut given_up = kept();
-        assert_eq!(given_up.run(None), Ok(()));
-        assert_eq!(given_up.run(Some(&queue)), Ok(()));
-        drop(given_up);
-        assert_eq!(seen(), [2, 3]);
-        // Through a queue: a blocking command is retired by its wait.
-        let event = enqueue(&queue, Kept(Counted(Arc::clone(&counts))), Vec::new(), true).unwrap();
-        assert_eq!(event.status(), CL_COMPLETE);
-        assert_eq!(seen(), [3, 4]);
     }
 }

@@ -608,26 +608,16 @@ fn arguments_are_packed_when_set_and_copied_at_enqueue() {
     );
 }
 
-/// A kernel running `entry` with one buffer parameter, set to `mem`.
-fn one_buffer_kernel(
-    s: &Setup,
-    entry: clift_compiler::kernel::WorkGroupFn,
-    mem: &Arc<Mem>,
-) -> Arc<Kernel> {
-    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
-    let kernel = Kernel::new(Arc::clone(&s.program), code(entry, params, 8));
-    kernel
-        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(mem))))
-        .unwrap();
-    kernel
-}
-
 /// A launch holds its buffers; a buffer released before the launch is no argument.
 #[test]
 fn a_launch_holds_its_buffers_and_refuses_released_ones() {
     let s = setup();
+    let params = vec![param(ParamKind::Buffer { constant: false }, 0)];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 8));
     let a = buffer(&s.context, &[0; 16]);
-    let kernel = one_buffer_kernel(&s, vector_add, &a);
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&a))))
+        .unwrap();
     let launch = kernel.prepare(&s.device).unwrap();
     let weak = Arc::downgrade(&a);
     drop(a);
@@ -638,132 +628,4 @@ fn a_launch_holds_its_buffers_and_refuses_released_ones() {
         kernel.prepare(&s.device).err(),
         Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
     );
-}
-
-/// Adds 1 to the `u32` its buffer (slot 0) starts with, once per work-item.
-unsafe extern "C" fn count(args: *const u8, group: *const WorkGroup) {
-    // SAFETY: the launch passes the block `prepare` built (a buffer of at least 4 bytes)
-    // and a valid group.
-    unsafe {
-        let counter = slot(args, 0) as *mut u32;
-        *counter += (*group).local_size[0] as u32;
-    }
-}
-
-/// Polls until `done` holds (10 s at most: a test that hangs fails instead).
-fn eventually(mut done: impl FnMut() -> bool) -> bool {
-    let start = std::time::Instant::now();
-    while !done() {
-        if start.elapsed() > std::time::Duration::from_secs(10) {
-            return false;
-        }
-        std::thread::yield_now();
-    }
-    true
-}
-
-/// A one-item launch of `kernel` on `queue`, handed to the pool and seen finished without
-/// a wait (which would retire it).
-fn ran_unretired(queue: &Arc<Queue>, kernel: &Kernel) -> Arc<crate::event::Event> {
-    let one = Some([1, 1, 1]);
-    let launch = crate::command::launch::Launch::enqueue_ndrange;
-    let event = launch(queue, kernel, 1, None, one, one, Vec::new()).unwrap();
-    queue.flush();
-    assert!(eventually(|| event.is_finished()));
-    event
-}
-
-/// A launch keeps its buffers after it has run, until its finished event is retired (see
-/// `crate::queue::Job`): by the queue's pruning on the thread that enqueues next, by a
-/// wait for it, by `clFinish`, or when the queue goes while the application still holds
-/// the event. The launches run all the same.
-#[test]
-fn a_finished_launch_holds_its_buffers_until_its_event_is_retired() {
-    use crate::command::launch::Launch;
-    use crate::event::Event;
-    let s = setup();
-    let out = buffer(&s.context, &[0; 4]);
-    let kernel = one_buffer_kernel(&s, count, &out);
-    let one = Some([1, 1, 1]);
-    let launch = |queue: &Arc<Queue>, waits| {
-        Launch::enqueue_ndrange(queue, &kernel, 1, None, one, one, waits).unwrap()
-    };
-    // Run by a worker (the gate's completion hands it over), then kept until a wait.
-    let gate = Event::user(Arc::clone(&s.context));
-    let gated = launch(&s.queue, vec![Arc::clone(&gate)]);
-    assert_eq!(Arc::strong_count(&out), 2);
-    gate.set_status(CL_COMPLETE);
-    assert!(eventually(|| gated.is_finished()));
-    assert_eq!(Arc::strong_count(&out), 2, "kept after running");
-    assert_eq!(gated.wait(), CL_COMPLETE);
-    assert_eq!(Arc::strong_count(&out), 1, "retired by the wait");
-    // Retired by the next enqueue that prunes the queue's list (a marker after all).
-    let flushed = |queue: &Arc<Queue>| {
-        let event = ran_unretired(queue, &kernel);
-        assert_eq!(Arc::strong_count(&out), 2, "kept after running");
-        event
-    };
-    let pruned = flushed(&s.queue);
-    let marker = s.queue.enqueue(
-        CL_COMMAND_MARKER,
-        Vec::new(),
-        QueueOrder::AfterAll,
-        Start::Now,
-        crate::queue::work(|_| Ok(())),
-    );
-    assert_eq!(Arc::strong_count(&out), 1, "retired by the enqueue");
-    assert_eq!(marker.wait(), CL_COMPLETE);
-    // Retired by clFinish.
-    let finished = flushed(&s.queue);
-    s.queue.finish();
-    assert_eq!(Arc::strong_count(&out), 1, "retired by clFinish");
-    // Retired when its queue goes, although the event lives on.
-    let queue = Queue::new(Arc::clone(&s.context), Arc::clone(&s.device), 0).unwrap();
-    let orphan = flushed(&queue);
-    let gone = Arc::downgrade(&queue);
-    drop(queue);
-    assert!(eventually(|| gone.strong_count() == 0));
-    assert_eq!(Arc::strong_count(&out), 1, "retired with its queue");
-    for event in [&gated, &pruned, &finished, &orphan] {
-        assert_eq!(event.status(), CL_COMPLETE);
-    }
-    // SAFETY: the buffer holds a u32, and every launch writing it has completed.
-    assert_eq!(unsafe { *out.base().cast::<u32>() }, 4);
-}
-
-/// What a retired launch releases may call back into its queue: a buffer's destructor
-/// callback that enqueues on the launch's own queue, run when that queue's pruning retires
-/// the launch, does not deadlock (the queue's lock is released first).
-#[test]
-fn a_destructor_callback_may_enqueue_on_the_queue_that_retires_its_launch() {
-    let s = setup();
-    let out = buffer(&s.context, &[0; 4]);
-    let kernel = one_buffer_kernel(&s, count, &out);
-    let event = ran_unretired(&s.queue, &kernel);
-    let enqueued = Arc::new(parking_lot::Mutex::new(None));
-    let (queue, slot) = (Arc::clone(&s.queue), Arc::clone(&enqueued));
-    out.add_destructor(Box::new(move || {
-        let work = crate::queue::work(|_| Ok(()));
-        let marker = queue.enqueue(
-            CL_COMMAND_MARKER,
-            Vec::new(),
-            QueueOrder::Command,
-            Start::Now,
-            work,
-        );
-        *slot.lock() = Some(marker);
-    }));
-    // The finished launch holds the buffer's last reference; a marker after all prunes it.
-    drop(out);
-    let marker = s.queue.enqueue(
-        CL_COMMAND_MARKER,
-        Vec::new(),
-        QueueOrder::AfterAll,
-        Start::Now,
-        crate::queue::work(|_| Ok(())),
-    );
-    let from_callback = enqueued.lock().take().expect("the destructor callback ran");
-    assert_eq!(from_callback.wait(), CL_COMPLETE);
-    assert_eq!(marker.wait(), CL_COMPLETE);
-    assert_eq!(event.wait(), CL_COMPLETE);
 }

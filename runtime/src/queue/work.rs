@@ -18,14 +18,9 @@ use crate::error::ClResult;
 /// the one that made it goes back to its arena under that arena's lock, which the
 /// enqueuing thread takes for its next allocation: the two cores then pass the lock back
 /// and forth for each command.
-///
-/// Work may also keep what it holds after it has run (a kernel launch keeps its code and
-/// buffers): it is then dropped when its finished event is *retired* (`Event::retire`),
-/// mostly by the enqueuing thread as it prunes its queue's list, so that the reference
-/// counts the enqueuing thread took are dropped there too instead of on a worker's core.
 pub trait Job: Send {
-    /// Runs the work for `queue` the first time (again: does nothing); with `None`, drops
-    /// what it holds (the allocation goes with the event), whether it has run or not.
+    /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
+    /// drop it (what it holds goes at once, the allocation with the event).
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()>;
 }
 

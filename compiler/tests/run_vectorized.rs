@@ -1957,3 +1957,107 @@ fn the_bench_ray_tracer_gives_the_scalar_image() {
         "alpha 255 everywhere"
     );
 }
+
+/// Switches run in the vectorized row as `if` chains under lane masks
+/// (`passes::switches::rewrite_every_switch`; the scalar row keeps the jump): a varying
+/// switch with fall-throughs into and out of `default` takes every path in one step of 4
+/// items. The Khronos CTS's math kernels of 3-component vectors end with two switches on
+/// the last item's parity, one of them falling through: with the switches gone, what keeps
+/// them scalar is their stride-3 `vload3`/`vstore3`, lane by lane.
+const SWITCHES: &str = r#"
+kernel void square3(global const float *in, global float *out) {
+    size_t i = get_global_id(0);
+    if (i + 1 < get_global_size(0)) {
+        float3 f0 = vload3(0, in + 3 * i);
+        f0 = f0 * f0;
+        vstore3(f0, 0, out + 3 * i);
+    } else {
+        size_t parity = i & 1;
+        float3 f0;
+        switch (parity) {
+        case 1: f0 = (float3)(in[3 * i], NAN, NAN); break;
+        case 0: f0 = (float3)(in[3 * i], in[3 * i + 1], NAN); break;
+        }
+        f0 = f0 * f0;
+        switch (parity) {
+        case 0: out[3 * i + 1] = f0.y;
+        case 1: out[3 * i] = f0.x; break;
+        }
+    }
+}
+
+kernel void classify(global const int *in, global int *out) {
+    size_t i = get_global_id(0);
+    int r = 0;
+    switch (in[i] & 7) {
+    case 0: r += 1;
+    case 1: r += 10; break;
+    case 5: r = 100;
+    default: r += 1000;
+    case 6: r += 7; break;
+    case 3: return;
+    }
+    out[i] = r;
+}
+
+kernel void nested_break(global const int *in, global int *out) {
+    size_t i = get_global_id(0);
+    int r = 0;
+    switch (in[i] & 3) {
+    case 0: if (in[i] > 8) break; r = 5; break;
+    default: r = 6;
+    }
+    out[i] = r;
+}
+"#;
+
+#[test]
+fn switches_run_as_if_chains_in_the_vectorized_row() {
+    // 3-component vectors, as the CTS writes them: 14 items, the last (odd) takes case 1.
+    let items = 14;
+    let input: Vec<f32> = (0..3 * items).map(|k| k as f32 * 0.5 - 3.0).collect();
+    let out = both(
+        SWITCHES,
+        "square3",
+        range_1d(items, items),
+        &|| (vec![input.clone(), vec![-1.0f32; 3 * items]], vec![]),
+        false,
+    );
+    let why = kernel(SWITCHES, "square3", false).vectorized.clone();
+    assert!(
+        why.as_ref().is_err_and(|e| e.ends_with(
+            "would run lane by lane (no faster than the scalar code, and costlier to compile)"
+        )),
+        "{why:?}"
+    );
+    let mut want: Vec<f32> = input.iter().map(|x| x * x).collect();
+    // The last item (13, odd parity) writes only its x.
+    want[3 * 13 + 1] = -1.0;
+    want[3 * 13 + 2] = -1.0;
+    assert_eq!(out, want);
+    // Every case, the fall-throughs into and out of `default`, and a `return` in a case.
+    let n = 24;
+    let ints: Vec<i32> = (0..n as i32).map(|k| k * 5 + 3).collect();
+    let out = both(
+        SWITCHES,
+        "classify",
+        range_1d(n, 8),
+        &|| (vec![ints.clone(), vec![-9i32; n]], vec![]),
+        true,
+    );
+    let want: Vec<i32> = ints
+        .iter()
+        .map(|v| match v & 7 {
+            0 => 11,
+            1 => 10,
+            5 => 1107,
+            6 => 7,
+            3 => -9,
+            _ => 1007,
+        })
+        .collect();
+    assert_eq!(out, want);
+    // A `break` inside an `if` of a case: the switch stays, and so does the scalar row.
+    let k = kernel(SWITCHES, "nested_break", false);
+    assert_eq!(k.vectorized, Err("it has a switch or a goto".to_string()));
+}

@@ -10,7 +10,9 @@
 //! (`codegen/func/resumable.rs`).
 //!
 //! Input: a program after inlining. Output: the same program, each kernel's switches with
-//! barriers `if` chains where all of them can be ([`run`]).
+//! barriers `if` chains where all of them can be ([`run`]). The work-item vectorizer makes
+//! its row function from a copy of a kernel with every switch so rewritten
+//! ([`rewrite_every_switch`]), since it runs `if`s under lane masks but no jumps.
 
 use super::analysis::contains_barrier;
 use crate::frontend::tir::build::{declare, load_local, new_local};
@@ -41,28 +43,57 @@ pub(crate) fn run(program: &mut tir::Program) -> Result<(), String> {
 /// Rewrites the switches with barriers of kernel `f`; `None` when one cannot be (`f` is
 /// then partly rewritten: rewrite a copy).
 pub(crate) fn rewrite_switches(f: &mut tir::Function) -> Option<()> {
+    rewrite(f, Which::WithBarriers)
+}
+
+/// The most cases a switch may have for [`rewrite_every_switch`]: a case's `if` holds the
+/// code of every label it falls through, so a long switch of fall-throughs would grow with
+/// the square of its cases.
+pub(crate) const MOST_CASES: usize = 16;
+
+/// Rewrites every switch of `f` (of at most [`MOST_CASES`] cases) as an `if` chain; `None`
+/// when one cannot be (`f` is then partly rewritten: rewrite a copy). The work-item
+/// vectorizer runs `if`s under lane masks but not jumps to case labels: its row function
+/// is made from such a copy (`codegen/simd`), while the scalar row keeps the switch.
+pub(crate) fn rewrite_every_switch(f: &mut tir::Function) -> Option<()> {
+    rewrite(f, Which::Every)
+}
+
+/// Which switches a rewrite takes.
+#[derive(Clone, Copy, PartialEq)]
+enum Which {
+    WithBarriers,
+    Every,
+}
+
+fn rewrite(f: &mut tir::Function, which: Which) -> Option<()> {
     let Some(mut body) = f.body.take() else {
         return Some(());
     };
-    let result = block(f, &mut body);
+    let result = block(f, &mut body, which);
     f.body = Some(body);
     result
 }
 
-fn block(f: &mut tir::Function, b: &mut Block) -> Option<()> {
+fn block(f: &mut tir::Function, b: &mut Block, which: Which) -> Option<()> {
     for s in b.iter_mut() {
         match &mut s.kind {
-            StmtKind::Block(inner) | StmtKind::Loop { body: inner, .. } => block(f, inner)?,
+            StmtKind::Block(inner) | StmtKind::Loop { body: inner, .. } => block(f, inner, which)?,
             StmtKind::If {
                 then_branch,
                 else_branch,
                 ..
             } => {
-                block(f, then_branch)?;
-                block(f, else_branch)?;
+                block(f, then_branch, which)?;
+                block(f, else_branch, which)?;
             }
-            StmtKind::Switch { body, .. } if contains_barrier(body) => {
-                block(f, body)?;
+            StmtKind::Switch { body, cases, .. }
+                if match which {
+                    Which::WithBarriers => contains_barrier(body),
+                    Which::Every => cases.len() <= MOST_CASES,
+                } =>
+            {
+                block(f, body, which)?;
                 let StmtKind::Switch {
                     value,
                     cases,
@@ -234,6 +265,27 @@ mod tests {
             panic!("the test of case 2")
         };
         assert_eq!((then_branch.len(), else_branch.len()), (2, 1));
+    }
+
+    #[test]
+    fn every_switch_of_at_most_16_cases_becomes_an_if_chain() {
+        let switch_of = |cases: usize| {
+            let labels: String = (0..cases)
+                .map(|c| format!("case {c}: a[{c}] = 1; "))
+                .collect();
+            format!("kernel void k(global int *a) {{ switch (a[0]) {{ {labels} }} }}")
+        };
+        let is_switch = |s: &StmtKind| matches!(s, StmtKind::Switch { .. });
+        let mut f = kernel(&switch_of(MOST_CASES));
+        assert!(rewrite_every_switch(&mut f).is_some());
+        assert!(!any_statement(f.body.as_ref().expect("a body"), &is_switch));
+        let mut f = kernel(&switch_of(MOST_CASES + 1));
+        assert!(rewrite_every_switch(&mut f).is_some());
+        assert!(any_statement(f.body.as_ref().expect("a body"), &is_switch));
+        // Without barriers, the barrier pass leaves a switch as it is.
+        let mut f = kernel(&switch_of(2));
+        assert!(rewrite_switches(&mut f).is_some());
+        assert!(any_statement(f.body.as_ref().expect("a body"), &is_switch));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-// A switch without barriers stays a switch (a jump table in the CLIF).
+// A switch without barriers stays a switch in the scalar row (a jump table in the CLIF);
+// the vectorized row runs it as an if chain under lane masks (passes/switches.rs).
 kernel void k(global int *out, global const int *in) {
     size_t i = get_global_id(0);
     int r;

@@ -9,6 +9,32 @@ use crate::frontend::tir::{self, BuiltinFunction, Expr, ExprKind, LocalId, StmtK
 use crate::frontend::types::{AddressSpace, Scalar, Type};
 use crate::passes::analysis::address_taken;
 
+/// `f` with its switches rewritten as `if` chains (`passes::switches`), for the vectorized
+/// row, which runs `if`s under lane masks but cannot jump to case labels (the scalar row
+/// keeps the switch; both give the same results). `None` where `f` has no switch, or one
+/// the rewrite does not take (a `break` inside an `if` of a case, more than
+/// `MOST_CASES` cases): the check then says why.
+pub(super) fn switches_as_ifs(f: &tir::Function) -> Option<tir::Function> {
+    let is_switch = |s: &StmtKind| matches!(s, StmtKind::Switch { .. });
+    if !any_statement(f.body.as_deref()?, &is_switch) {
+        return None;
+    }
+    let mut g = f.clone();
+    crate::passes::switches::rewrite_every_switch(&mut g)?;
+    let jumps = |s: &StmtKind| {
+        matches!(
+            s,
+            StmtKind::Switch { .. } | StmtKind::Goto(_) | StmtKind::Label(_)
+        )
+    };
+    if any_statement(g.body.as_deref()?, &jumps) {
+        return None;
+    }
+    // The switches' case labels were its only labels, and none is left to jump to.
+    g.labels = 0;
+    Some(g)
+}
+
 /// Whether the vectorizer handles the kernel `f` (`uniform`: its uniform variables); the
 /// reason where it does not.
 pub(super) fn vectorizable(f: &tir::Function, uniform: &HashSet<LocalId>) -> Result<(), String> {

@@ -82,6 +82,8 @@ pub(super) fn define_vector_row(
     if options.scalar_only || !enabled() {
         return Err("turned off (CLIFT_VECTORIZE=0)".into());
     }
+    let without_switches = check::switches_as_ifs(f);
+    let f = without_switches.as_ref().unwrap_or(f);
     let uniform = crate::passes::uniform::uniform_locals(f);
     check::vectorizable(f, &uniform)?;
     let mut ctx = state.module.make_context();

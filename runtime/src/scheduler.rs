@@ -65,6 +65,13 @@ impl Executor {
         self.pool.spawn(job);
     }
 
+    /// How many parts a copy or fill of `len` bytes is split into: parts of at least 1 MiB,
+    /// at most four per worker (fewer than 2: done on the calling thread).
+    fn memory_parts(&self, len: usize) -> usize {
+        const MIN_PART: usize = 1 << 20;
+        (len / MIN_PART).min(self.threads() * 4)
+    }
+
     /// Copies `len` bytes from `src` to `dst` (which may overlap only if identical), large
     /// copies split over every worker: one core's copy bandwidth is a fraction of what the
     /// memory system delivers to all of them.
@@ -73,8 +80,7 @@ impl Executor {
     /// `src` must be valid for reads and `dst` for writes of `len` bytes, and no one else may
     /// write either range during the copy.
     pub unsafe fn copy(&self, src: *const u8, dst: *mut u8, len: usize) {
-        const MIN_CHUNK: usize = 1 << 20;
-        let chunks = (len / MIN_CHUNK).min(self.threads() * 4);
+        let chunks = self.memory_parts(len);
         if chunks < 2 {
             // SAFETY: the caller's contract.
             unsafe { std::ptr::copy(src, dst, len) };
@@ -96,8 +102,7 @@ impl Executor {
     /// Fills `target` with copies of `pattern` from its start (`memory::fill`), large fills
     /// split over every worker as copies are. Each part starts at a whole repetition.
     pub fn fill(&self, target: &mut [u8], pattern: &[u8]) {
-        const MIN_CHUNK: usize = 1 << 20;
-        let chunks = (target.len() / MIN_CHUNK).min(self.threads() * 4);
+        let chunks = self.memory_parts(target.len());
         if chunks < 2 || pattern.is_empty() {
             fill_pattern(target, pattern);
             return;

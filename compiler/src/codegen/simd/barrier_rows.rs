@@ -87,6 +87,7 @@ pub(in crate::codegen) fn define_vector_region(
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let l = Lower::new(b, state, f, options);
         let mut v = VecLower::new(l, f, uniform);
+        v.unroll_constant_loops = true;
         v.region_function(region).map_err(|e| e.0)?;
         let config = v.l.state.isa.frontend_config();
         v.l.b.finalize(config);

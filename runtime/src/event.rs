@@ -458,7 +458,7 @@ impl Unfinished {
     }
 
     /// The event, with its place in its queue (see [`Link`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn finish(self, mut link: Link) -> Arc<Event> {
         // SAFETY: `at` points into `slot`, which nothing else references yet; `command` or
         // `user` wrote every other field.

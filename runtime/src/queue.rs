@@ -114,6 +114,7 @@ struct QueueState {
 
 impl QueueState {
     /// Adds a command, first dropping finished ones if the list has grown enough.
+    #[inline(always)]
     fn track(&mut self, event: Arc<Event>) {
         if self.unfinished.len() >= self.prune_at {
             self.unfinished.retain(|e| !e.is_finished());

@@ -450,10 +450,13 @@ pub(crate) struct Unfinished {
 impl Unfinished {
     #[inline(always)]
     fn new() -> Unfinished {
-        let mut slot = Arc::<Event>::new_uninit();
-        let at = Arc::get_mut(&mut slot)
-            .expect("a new allocation has one reference")
-            .as_mut_ptr();
+        let slot = Arc::<Event>::new_uninit();
+        // Not `Arc::get_mut`: its uniqueness check is a locked compare-and-swap on the
+        // weak count, which waits for every store before it (session 11: one of the
+        // burst's locked instructions per enqueue).
+        // SAFETY: a fresh allocation that nothing else references: this pointer is the
+        // only access to its contents until the event is published.
+        let at = Arc::as_ptr(&slot).cast_mut().cast::<Event>();
         Unfinished { slot, at }
     }
 

@@ -268,8 +268,23 @@ impl Queue {
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
     ) -> ClResult<Arc<Event>> {
+        let event = self.enqueue_returning(wait_list, true, build, describe)?;
+        Ok(event.expect("the event is returned when asked for"))
+    }
+
+    /// [`Queue::enqueue_with`], returning the event only if `returned`: an application
+    /// that passes no event pointer (a burst of launches) then costs the new event no
+    /// reference count taken and dropped at once, two locked instructions.
+    #[inline(always)]
+    pub fn enqueue_returning<J: Job + 'static>(
+        self: &Arc<Self>,
+        wait_list: Vec<Arc<Event>>,
+        returned: bool,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+        describe: impl FnOnce(&J) -> Enqueued,
+    ) -> ClResult<Option<Arc<Event>>> {
         let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;
-        Ok(self.enqueue_event(event, wait_list, how.order, how.start))
+        Ok(self.enqueue_event(event, wait_list, how.order, how.start, returned))
     }
 
     /// The part of [`Queue::enqueue`] that does not depend on the job's type.
@@ -279,7 +294,8 @@ impl Queue {
         wait_list: Vec<Arc<Event>>,
         ordering: QueueOrder,
         start: Start,
-    ) -> Arc<Event> {
+        returned: bool,
+    ) -> Option<Arc<Event>> {
         let mut deps = wait_list;
         // Only the wait list's failures propagate: the queue's own ordering (the previous
         // command, a barrier, what a marker waits for) does not, so that a command that
@@ -307,8 +323,12 @@ impl Queue {
                 });
                 state.last = Some(Arc::clone(&event));
                 state.batch.join(Arc::clone(&event));
+                if !returned {
+                    state.track(event);
+                    return None;
+                }
                 state.track(Arc::clone(&event));
-                return event;
+                return Some(event);
             }
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
@@ -364,7 +384,7 @@ impl Queue {
             flusher::deferred();
         }
         submit_when_ready(self, &event, deps, previous, explicit);
-        event
+        returned.then_some(event)
     }
 
     /// `clFlush`: hands the deferred command (and so what is chained behind it) to the pool.

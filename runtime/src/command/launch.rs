@@ -27,7 +27,9 @@ pub struct Launch {
 impl Launch {
     /// `clEnqueueNDRangeKernel` with the first `work_dim` entries of each array (`None`:
     /// the application passed NULL), after `waits` (validated by the caller). The work
-    /// sizes are checked first, then the launch is built in its event.
+    /// sizes are checked first, then the launch is built in its event, which is returned
+    /// if `returned` (the application asked for it).
+    #[allow(clippy::too_many_arguments)]
     pub fn enqueue_ndrange(
         queue: &Arc<Queue>,
         kernel: &Kernel,
@@ -36,9 +38,17 @@ impl Launch {
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
         waits: Vec<Arc<Event>>,
-    ) -> ClResult<Arc<Event>> {
+        returned: bool,
+    ) -> ClResult<Option<Arc<Event>>> {
         let range = kernel.ndrange(queue.device(), work_dim, offset, global, local)?;
-        Self::enqueue(queue, kernel, CL_COMMAND_NDRANGE_KERNEL, range, waits)
+        Self::enqueue(
+            queue,
+            kernel,
+            CL_COMMAND_NDRANGE_KERNEL,
+            range,
+            waits,
+            returned,
+        )
     }
 
     /// `clEnqueueTask`: "The kernel is executed using a single work-item", an NDRange of one
@@ -50,7 +60,8 @@ impl Launch {
     ) -> ClResult<Arc<Event>> {
         let one = Some([1; 3]);
         let range = kernel.ndrange(queue.device(), 1, None, one, one)?;
-        Self::enqueue(queue, kernel, CL_COMMAND_TASK, range, waits)
+        let event = Self::enqueue(queue, kernel, CL_COMMAND_TASK, range, waits, true)?;
+        Ok(event.expect("the event is returned when asked for"))
     }
 
     /// Captures the arguments (`Kernel::prepare_into`) straight into the command's event.
@@ -60,7 +71,8 @@ impl Launch {
         command_type: cl_command_type,
         range: NdRange,
         waits: Vec<Arc<Event>>,
-    ) -> ClResult<Arc<Event>> {
+        returned: bool,
+    ) -> ClResult<Option<Arc<Event>>> {
         let device = queue.device();
         let build = |at: *mut Launch| {
             // SAFETY: `at` is valid for writes of a `Launch`; `prepare_into` writes the
@@ -73,7 +85,7 @@ impl Launch {
             Ok(())
         };
         // SAFETY: `build` writes every field of the launch, or nothing.
-        unsafe { super::enqueue_built(queue, waits, false, build) }
+        unsafe { super::enqueue_built_returning(queue, waits, false, returned, build) }
     }
 }
 

@@ -27,8 +27,9 @@ pub struct Launch {
 impl Launch {
     /// `clEnqueueNDRangeKernel` with the first `work_dim` entries of each array (`None`:
     /// the application passed NULL), after `waits` (validated by the caller). The work
-    /// sizes are checked first, then the launch is built in its event, which is returned
-    /// if `returned` (the application asked for it).
+    /// sizes are checked first, then the launch is built in its event, both under one lock
+    /// of the kernel (`Kernel::prepare_ndrange_into`); the event is returned if `returned`
+    /// (the application asked for it).
     #[allow(clippy::too_many_arguments)]
     pub fn enqueue_ndrange(
         queue: &Arc<Queue>,
@@ -40,15 +41,15 @@ impl Launch {
         waits: Vec<Arc<Event>>,
         returned: bool,
     ) -> ClResult<Option<Arc<Event>>> {
-        let range = kernel.ndrange(queue.device(), work_dim, offset, global, local)?;
-        Self::enqueue(
-            queue,
-            kernel,
-            CL_COMMAND_NDRANGE_KERNEL,
-            range,
-            waits,
-            returned,
-        )
+        let device = queue.device();
+        let prepare = |range: *mut NdRange, prepared: *mut PreparedLaunch| {
+            // SAFETY: `enqueue` hands places valid for writes, written whole or not at all.
+            unsafe {
+                kernel
+                    .prepare_ndrange_into(device, work_dim, offset, global, local, range, prepared)
+            }
+        };
+        Self::enqueue(queue, CL_COMMAND_NDRANGE_KERNEL, prepare, waits, returned)
     }
 
     /// `clEnqueueTask`: "The kernel is executed using a single work-item", an NDRange of one
@@ -60,27 +61,34 @@ impl Launch {
     ) -> ClResult<Arc<Event>> {
         let one = Some([1; 3]);
         let range = kernel.ndrange(queue.device(), 1, None, one, one)?;
-        let event = Self::enqueue(queue, kernel, CL_COMMAND_TASK, range, waits, true)?;
+        let device = queue.device();
+        let prepare = |at: *mut NdRange, prepared: *mut PreparedLaunch| {
+            // SAFETY: as in `enqueue_ndrange`.
+            unsafe {
+                kernel.prepare_into(device, prepared)?;
+                at.write(range);
+            }
+            Ok(())
+        };
+        let event = Self::enqueue(queue, CL_COMMAND_TASK, prepare, waits, true)?;
         Ok(event.expect("the event is returned when asked for"))
     }
 
-    /// Captures the arguments (`Kernel::prepare_into`) straight into the command's event.
+    /// Builds the launch straight into the command's event: `prepare` writes its range and
+    /// its arguments (whole, or nothing if it fails).
     fn enqueue(
         queue: &Arc<Queue>,
-        kernel: &Kernel,
         command_type: cl_command_type,
-        range: NdRange,
+        prepare: impl FnOnce(*mut NdRange, *mut PreparedLaunch) -> ClResult<()>,
         waits: Vec<Arc<Event>>,
         returned: bool,
     ) -> ClResult<Option<Arc<Event>>> {
-        let device = queue.device();
         let build = |at: *mut Launch| {
-            // SAFETY: `at` is valid for writes of a `Launch`; `prepare_into` writes the
-            // arguments whole or, failing, nothing, and the other fields follow.
+            // SAFETY: `at` is valid for writes of a `Launch`; `prepare` writes the range
+            // and the arguments whole or, failing, nothing, and the last field follows.
             unsafe {
-                kernel.prepare_into(device, &raw mut (*at).prepared)?;
+                prepare(&raw mut (*at).range, &raw mut (*at).prepared)?;
                 (&raw mut (*at).command_type).write(command_type);
-                (&raw mut (*at).range).write(range);
             }
             Ok(())
         };

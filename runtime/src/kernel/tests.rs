@@ -312,8 +312,9 @@ fn a_launch_with_the_last_sizes_gets_the_same_range() {
     );
     let remembered = || {
         kernel
-            .last_range
+            .args
             .lock()
+            .last_range
             .map(|(key, range)| (key.local, range.local))
     };
     assert_eq!(remembered(), Some((Some([3, 4, 1]), [3, 4, 1])));

@@ -112,6 +112,33 @@ struct RangeKey {
     local: Option<[usize; 3]>,
 }
 
+/// The work sizes of `clEnqueueNDRangeKernel` as the application gave them (`None`: NULL).
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub work_dim: u32,
+    pub offset: Option<[usize; 3]>,
+    pub global: Option<[usize; 3]>,
+    pub local: Option<[usize; 3]>,
+}
+
+impl RangeKey {
+    fn new(
+        device: &Device,
+        work_dim: u32,
+        offset: Option<[usize; 3]>,
+        global: Option<[usize; 3]>,
+        local: Option<[usize; 3]>,
+    ) -> RangeKey {
+        RangeKey {
+            workers: device.compute_units(),
+            work_dim,
+            offset,
+            global,
+            local,
+        }
+    }
+}
+
 /// The kernel's code as launches hold it: a reference of its own, aligned to 128 bytes.
 /// Each launch takes a count at enqueue and a worker drops it when the launch has run; on
 /// the code's own `Arc` those counts would share a cache line with fields the next enqueue
@@ -217,13 +244,7 @@ impl Kernel {
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
     ) -> ClResult<NdRange> {
-        let key = RangeKey {
-            workers: device.compute_units(),
-            work_dim,
-            offset,
-            global,
-            local,
-        };
+        let key = RangeKey::new(device, work_dim, offset, global, local);
         self.remembered_ndrange(&mut self.args.lock(), device, key)
     }
 
@@ -252,24 +273,20 @@ impl Kernel {
     /// As [`Kernel::prepare_into`]; `range` is valid for writes of an `NdRange`, written if
     /// this succeeds.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     pub unsafe fn prepare_ndrange_into(
         &self,
         device: &Device,
-        work_dim: u32,
-        offset: Option<[usize; 3]>,
-        global: Option<[usize; 3]>,
-        local: Option<[usize; 3]>,
+        sizes: Sizes,
         range: *mut NdRange,
         dst: *mut PreparedLaunch,
     ) -> ClResult<()> {
-        let key = RangeKey {
-            workers: device.compute_units(),
+        let Sizes {
             work_dim,
             offset,
             global,
             local,
-        };
+        } = sizes;
+        let key = RangeKey::new(device, work_dim, offset, global, local);
         let mut launching = self.args.lock();
         let checked = self.remembered_ndrange(&mut launching, device, key)?;
         // SAFETY: the caller's contract.

@@ -11,7 +11,7 @@ use khronos_headers::*;
 use super::Command;
 use crate::error::ClResult;
 use crate::event::Event;
-use crate::kernel::{Kernel, NdRange, PreparedLaunch};
+use crate::kernel::{Kernel, NdRange, PreparedLaunch, Sizes};
 use crate::queue::Queue;
 
 /// The most work-items of a launch that is deferred until waited for (`Command::short`).
@@ -42,12 +42,15 @@ impl Launch {
         returned: bool,
     ) -> ClResult<Option<Arc<Event>>> {
         let device = queue.device();
+        let sizes = Sizes {
+            work_dim,
+            offset,
+            global,
+            local,
+        };
         let prepare = |range: *mut NdRange, prepared: *mut PreparedLaunch| {
             // SAFETY: `enqueue` hands places valid for writes, written whole or not at all.
-            unsafe {
-                kernel
-                    .prepare_ndrange_into(device, work_dim, offset, global, local, range, prepared)
-            }
+            unsafe { kernel.prepare_ndrange_into(device, sizes, range, prepared) }
         };
         Self::enqueue(queue, CL_COMMAND_NDRANGE_KERNEL, prepare, waits, returned)
     }

@@ -395,16 +395,28 @@ pub extern "C" fn clift_pow_f32(x: f32, y: f32) -> f32 {
     let ax = x.abs();
     if pow_fast_args(ax, y) {
         let r = kernels::exp2_to_f32(y as f64 * log2_f64(ax));
-        if x > 0.0 {
-            return r;
-        }
-        return match parity(y) {
-            Parity::NotInteger => f32::NAN,
-            Parity::Odd => -r,
-            Parity::Even => r,
-        };
+        return with_base_sign(x, y, r);
     }
     pow_general(x, y)
+}
+
+/// `pow(x, y)` from `r = |x|^y` for a finite `y`: `r` for `x > 0` or an even `y`, `-r` for
+/// `x < 0` and an odd `y`, NaN for `x < 0` and a `y` that is not an integer. The same rules
+/// as [`parity`], without its branches (random signs and exponents mispredict them: pow of
+/// random bit patterns took 44 ns a call against 22 for positive `x`), as the four-lane form
+/// does: `y` converted to `int` and back is `y` for an integer below 2^31 in magnitude, and
+/// every `float` from 2^24 up is an even integer.
+#[inline(always)]
+fn with_base_sign(x: f32, y: f32, r: f32) -> f32 {
+    let yi = y as i32;
+    let converts = yi as f32 == y;
+    let below_2_24 = y.abs() < 16_777_216.0;
+    let integer = converts | !below_2_24;
+    let odd = converts & below_2_24 & (yi & 1 == 1);
+    let negative = x < 0.0;
+    let sign = ((negative & odd) as u32) << 31;
+    let nan = ((negative & !integer) as u32).wrapping_neg();
+    f32::from_bits(((r.to_bits() ^ sign) & !nan) | (f32::NAN.to_bits() & nan))
 }
 
 /// `pow` off the fast path: zeros, subnormal, negative and non-finite `x`, non-finite `y`.

@@ -106,12 +106,8 @@ pub extern "C" fn clift_asin_f32(x: f32) -> f32 {
     via_f64(x, libm::asin)
 }
 
-/// `atan(x) = atan2(x, 1)` by the table kernel; `atan(±inf) = ±pi/2` (libm's) and NaN.
 pub extern "C" fn clift_atan_f32(x: f32) -> f32 {
-    if !x.is_finite() {
-        return via_f64(x, libm::atan);
-    }
-    atan::atan2_finite(x as f64, 1.0) as f32
+    via_f64(x, libm::atan)
 }
 
 /// `true` where [`atan::atan2_finite`] applies: both finite, not both zero. The rest (the
@@ -143,16 +139,13 @@ pub extern "C" fn clift_atanpi_f32(x: f32) -> f32 {
     if x.is_infinite() {
         return 0.5f32.copysign(x);
     }
-    if x.is_nan() {
-        return (libm::atan(x as f64) * FRAC_1_PI) as f32;
-    }
-    (atan::atan2_finite(x as f64, 1.0) * FRAC_1_PI) as f32
+    (libm::atan(x as f64) * FRAC_1_PI) as f32
 }
 
 pub extern "C" fn clift_atan2pi_f32(y: f32, x: f32) -> f32 {
     match super::atan2pi_special(y as f64, x as f64) {
         Some(v) => v as f32,
-        None => (atan::atan2_finite(y as f64, x as f64) * FRAC_1_PI) as f32,
+        None => (libm::atan2(y as f64, x as f64) * FRAC_1_PI) as f32,
     }
 }
 

@@ -116,3 +116,69 @@ fn a_difference_is_found() {
         None
     );
 }
+
+/// splitmix64's output function of `i`: a fixed pseudo-random sequence.
+fn mix(i: u64) -> u64 {
+    let mut z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The pair `i` of [`pow_on_dense_pairs`]: random bit patterns in three lanes of four, and
+/// in every fourth a random `x` with an integer or half-integer `y` below 2^10 (the parity
+/// rules of negative `x`, rare among random patterns).
+fn pow_pair(i: u64) -> (f32, f32) {
+    let r = mix(i);
+    let (x, y) = (r as u32, (r >> 32) as u32);
+    if i % 4 == 3 {
+        (f32::from_bits(x), (y as i32 >> 21) as f32 * 0.5)
+    } else {
+        (f32::from_bits(x), f32::from_bits(y))
+    }
+}
+
+/// `clift_v4_pow_f32` gives `clift_pow_f32`'s bits on 2^`CLIFT_POW_PAIRS_LOG2` (default 32)
+/// pairs of [`pow_pair`], split over the available cores. Ignored (minutes in release):
+/// `cargo test --release -p clift-builtins --test lanes_exhaustive -- --ignored pow_on_dense`.
+#[test]
+#[ignore]
+fn pow_on_dense_pairs() {
+    let log2: u32 = std::env::var("CLIFT_POW_PAIRS_LOG2").map_or(32, |v| v.parse().unwrap());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let total = 1u64 << log2;
+    let start = std::time::Instant::now();
+    let differences: Vec<(f32, f32)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut i = t * 4;
+                    while i < total {
+                        let p = [0, 1, 2, 3].map(|k| pow_pair(i + k));
+                        // SAFETY: SSE2 is part of the x86-64 baseline; `out` is 4 floats.
+                        let got = unsafe {
+                            let x = _mm_set_ps(p[3].0, p[2].0, p[1].0, p[0].0);
+                            let y = _mm_set_ps(p[3].1, p[2].1, p[1].1, p[0].1);
+                            let mut out = [0.0f32; 4];
+                            _mm_storeu_ps(out.as_mut_ptr(), clift_v4_pow_f32(x, y));
+                            out
+                        };
+                        for k in 0..4 {
+                            if got[k].to_bits() != clift_pow_f32(p[k].0, p[k].1).to_bits() {
+                                return Some(p[k]);
+                            }
+                        }
+                        i += 4 * threads;
+                    }
+                    None
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .filter_map(|w| w.join().unwrap())
+            .collect()
+    });
+    println!("pow: 2^{log2} pairs in {:.0?}", start.elapsed());
+    assert!(differences.is_empty(), "pow differs at {differences:?}");
+}

@@ -3086,6 +3086,49 @@ fn accuracy_table() {
     }
 }
 
+/// The worst error of each case over the arguments that `args(t, threads, check)` passes to
+/// `check` on thread t of `threads` (all the available cores), and the thread count.
+fn worst_in_threads(
+    cases: &[Case1],
+    args: impl Fn(u64, u64, &mut dyn FnMut(f32)) + Sync,
+) -> (u64, Vec<Worst>) {
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get()) as u64;
+    let per_thread: Vec<Vec<Worst>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let args = &args;
+                scope.spawn(move || {
+                    let mut worst = vec![Worst::new(); cases.len()];
+                    args(t, threads, &mut |x| {
+                        for (case, w) in cases.iter().zip(worst.iter_mut()) {
+                            let got = (case.f)(x);
+                            let reference = (case.reference)(x as f64);
+                            w.note(ulps_f32(got, reference), || {
+                                format!(
+                                    "{x:e} ({:#010x}): got {got:e}, reference {reference:e}",
+                                    x.to_bits()
+                                )
+                            });
+                        }
+                    });
+                    worst
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let merged = (0..cases.len())
+        .map(|i| {
+            let mut w = Worst::new();
+            for worst in &per_thread {
+                w.note(worst[i].ulps, || worst[i].input.clone());
+            }
+            w
+        })
+        .collect();
+    (threads, merged)
+}
+
 /// Every `float` argument of every one-argument `float` function (those of `f32_cases`),
 /// against its `double` reference, in parallel (std threads, one per core).
 ///
@@ -3109,36 +3152,14 @@ fn exhaustive_f32() {
         .filter(|c| only.as_ref().is_none_or(|o| o.iter().any(|n| n == c.name)))
         .collect();
     let stride = 1u64 << (32 - span);
-    let threads = std::thread::available_parallelism().map_or(4, |n| n.get()) as u64;
     let count = 1u64 << span;
-    let per_thread = count.div_ceil(threads);
     let start = std::time::Instant::now();
-    let worst: Vec<Vec<Worst>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let cases = &cases;
-                scope.spawn(move || {
-                    let mut worst = vec![Worst::new(); cases.len()];
-                    let first = t * per_thread;
-                    let last = ((t + 1) * per_thread).min(count);
-                    for i in first..last {
-                        let x = f32::from_bits((i * stride) as u32);
-                        for (case, w) in cases.iter().zip(worst.iter_mut()) {
-                            let got = (case.f)(x);
-                            let reference = (case.reference)(x as f64);
-                            w.note(ulps_f32(got, reference), || {
-                                format!(
-                                    "{x:e} ({:#010x}): got {got:e}, reference {reference:e}",
-                                    x.to_bits()
-                                )
-                            });
-                        }
-                    }
-                    worst
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    let (threads, worst) = worst_in_threads(&cases, |t, threads, check| {
+        let per_thread = count.div_ceil(threads);
+        let last = ((t + 1) * per_thread).min(count);
+        for i in t * per_thread..last {
+            check(f32::from_bits((i * stride) as u32));
+        }
     });
     let elapsed = start.elapsed().as_secs_f64();
     println!(
@@ -3147,11 +3168,7 @@ fn exhaustive_f32() {
         elapsed * (1u64 << (32 - span)) as f64
     );
     let mut failures = Vec::new();
-    for (i, case) in cases.iter().enumerate() {
-        let mut w = Worst::new();
-        for per_thread in &worst {
-            w.note(per_thread[i].ulps, || per_thread[i].input.clone());
-        }
+    for (case, w) in cases.iter().zip(worst) {
         println!(
             "| {} | {} | {} |",
             case.name,
@@ -3166,4 +3183,43 @@ fn exhaustive_f32() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every `float` of magnitude at least 2^28·pi/2 (the table Payne-Hanek reduction's range,
+/// 45% of all `float`s), both signs, in `sin`, `cos`, `tan` and `sincos`: within 1 ulp of the
+/// `double` functions (whose own reduction is libm's 1,200-bit one), a quarter of the 4- and
+/// 5-ulp bounds. Ignored (about 1.7 G arguments × 5 functions): `cargo test --release -p
+/// clift-builtins --test math_accuracy -- --ignored --nocapture huge_trig`
+/// (`CLIFT_HUGE_STRIDE=16` checks every 16th bit pattern).
+#[test]
+#[ignore]
+fn huge_trig_arguments() {
+    let stride: u64 = std::env::var("CLIFT_HUGE_STRIDE").map_or(1, |s| s.parse().unwrap());
+    let names = ["sin", "cos", "tan", "sincos (sin)", "sincos (cos)"];
+    let cases: Vec<Case1> = f32_cases()
+        .into_iter()
+        .filter(|c| names.contains(&c.name))
+        .collect();
+    assert_eq!(cases.len(), names.len());
+    let (first, end) = (0x4dc9_0fdbu64, 0x7f80_0000u64);
+    let start = std::time::Instant::now();
+    let (_, worst) = worst_in_threads(&cases, |t, threads, check| {
+        let mut bits = first + t * stride;
+        while bits < end {
+            check(f32::from_bits(bits as u32));
+            check(-f32::from_bits(bits as u32));
+            bits += threads * stride;
+        }
+    });
+    println!("every {stride}th huge argument: {:.1?}", start.elapsed());
+    for (case, w) in cases.iter().zip(worst) {
+        println!("{}: {} ulp at {}", case.name, w.ulps, w.input);
+        assert!(
+            w.ulps <= 1.0,
+            "{}: {} ulp at {}",
+            case.name,
+            w.ulps,
+            w.input
+        );
+    }
 }

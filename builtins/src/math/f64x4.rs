@@ -9,11 +9,11 @@
 
 use std::arch::x86_64::{
     __m128, __m128d, __m128i, _mm_add_epi64, _mm_add_pd, _mm_and_pd, _mm_and_si128, _mm_andnot_pd,
-    _mm_andnot_si128, _mm_castpd_si128, _mm_castsi128_pd, _mm_cmple_pd, _mm_cmplt_pd,
-    _mm_cvtepi32_pd, _mm_cvtpd_ps, _mm_cvtps_pd, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
-    _mm_movehl_ps, _mm_movelh_ps, _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_or_si128,
-    _mm_set_epi64x, _mm_set_pd, _mm_set1_epi64x, _mm_set1_pd, _mm_setzero_si128, _mm_shuffle_epi32,
-    _mm_slli_epi64, _mm_sub_epi64, _mm_sub_pd, _mm_unpackhi_epi64, _mm_xor_si128,
+    _mm_andnot_si128, _mm_castpd_si128, _mm_castsi128_pd, _mm_cmple_pd, _mm_cvtepi32_pd,
+    _mm_cvtpd_ps, _mm_cvtps_pd, _mm_cvtsi128_si32, _mm_cvtsi128_si64, _mm_max_pd, _mm_min_pd,
+    _mm_movehl_ps, _mm_movelh_ps, _mm_mul_pd, _mm_or_pd, _mm_or_si128, _mm_set_epi64x, _mm_set_pd,
+    _mm_set1_epi64x, _mm_set1_pd, _mm_setzero_si128, _mm_shuffle_epi32, _mm_slli_epi64,
+    _mm_sub_epi64, _mm_sub_pd, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 use std::ops::{Add, BitAnd, BitOr, BitXor, Mul, Sub};
 
@@ -138,14 +138,16 @@ impl F64x4 {
         }
     }
 
-    /// Bit k set where lane k is `< v` (clear for NaN).
+    /// Each lane clamped to `[lo, hi]`, NaN lanes left NaN (as `f64::clamp`: `maxpd` and
+    /// `minpd` return their second operand when either is NaN, so the lane goes second).
     #[inline(always)]
-    pub(super) fn lt_bits(self, v: f64) -> u32 {
+    pub(super) fn clamp(self, lo: f64, hi: f64) -> F64x4 {
         sse2! {
-            let v = _mm_set1_pd(v);
-            let lo = _mm_movemask_pd(_mm_cmplt_pd(self.lo, v));
-            let hi = _mm_movemask_pd(_mm_cmplt_pd(self.hi, v));
-            (lo | hi << 2) as u32
+            let (lo, hi) = (_mm_set1_pd(lo), _mm_set1_pd(hi));
+            F64x4 {
+                lo: _mm_min_pd(hi, _mm_max_pd(lo, self.lo)),
+                hi: _mm_min_pd(hi, _mm_max_pd(lo, self.hi)),
+            }
         }
     }
 

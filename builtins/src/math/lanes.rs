@@ -6,8 +6,9 @@
 //! Each is the scalar function's kernel run on the four lanes at once in SSE2 registers
 //! ([`super::kernels4`]): the same operations in the same order per lane, so a kernel's
 //! results do not depend on whether it was vectorized (`CLIFT_VECTORIZE=0`), and the accuracy
-//! is the scalar functions' (`tests/math_accuracy.rs`). Lanes that need a rare path (huge
-//! `sin` arguments, special `pow` arguments, NaN, ...) are recomputed by the scalar function.
+//! is the scalar functions' (`tests/math_accuracy.rs`). Lanes that need a rare path (NaN and
+//! infinite `sin`/`cos` arguments, subnormal or non-positive `log` arguments) are recomputed
+//! by the scalar function; `pow`'s special cases and `exp`'s range ends are lane selects.
 //! Inactive lanes of a masked step run too, on whatever their register holds: every
 //! function here is pure and cannot fault.
 
@@ -62,12 +63,12 @@ pub extern "C" fn clift_v4_log10_f32(x: __m128) -> __m128 {
     kernels4::log_base_f32(x, LOG10_2)
 }
 
-/// `sin` of each lane (`clift_sin_f32`; libm's reduction for huge lanes).
+/// `sin` of each lane (`clift_sin_f32`; huge lanes reduced one by one).
 pub extern "C" fn clift_v4_sin_f32(x: __m128) -> __m128 {
     kernels4::sin_f32(x)
 }
 
-/// `cos` of each lane (`clift_cos_f32`; libm's reduction for huge lanes).
+/// `cos` of each lane (`clift_cos_f32`; huge lanes reduced one by one).
 pub extern "C" fn clift_v4_cos_f32(x: __m128) -> __m128 {
     kernels4::cos_f32(x)
 }
@@ -303,7 +304,7 @@ pub(super) mod tests {
         let s = lanes(clift_v4_sin_f32(register([-0.0, 0.0, 1e30, f32::INFINITY])));
         assert_eq!(s[0].to_bits(), (-0.0f32).to_bits());
         assert_eq!(s[1].to_bits(), 0);
-        assert_eq!(s[2], libm::sinf(1e30));
+        assert_eq!(s[2], libm::sin(1e30f32 as f64) as f32);
         assert!(s[3].is_nan());
         // sin(pi/2) and cos(pi) (the float nearest each), cos(0), sin of a subnormal.
         let q = lanes(clift_v4_sin_f32(register([
@@ -319,7 +320,7 @@ pub(super) mod tests {
             1e30,
             f32::NAN,
         ])));
-        assert_eq!(c[..3], [1.0, -1.0, libm::cosf(1e30)]);
+        assert_eq!(c[..3], [1.0, -1.0, libm::cos(1e30f32 as f64) as f32]);
         assert!(c[3].is_nan());
         let p = lanes(clift_v4_pow_f32(
             register([2.0, -2.0, 0.0, -8.0]),
@@ -329,5 +330,48 @@ pub(super) mod tests {
         assert_eq!(p[1], -8.0);
         assert_eq!(p[2], f32::INFINITY);
         assert!(p[3].is_nan());
+        // Each special case of `pow`, four at a time, with its exact bits.
+        let cases: [(f32, f32, u32); 24] = [
+            (f32::NEG_INFINITY, 0.5, 0x7f80_0000),
+            (f32::NEG_INFINITY, -3.0, 0x8000_0000),
+            (f32::NEG_INFINITY, 3.0, 0xff80_0000),
+            (-0.0, -3.0, 0xff80_0000),
+            (-0.0, -2.0, 0x7f80_0000),
+            (-0.0, 3.0, 0x8000_0000),
+            (0.0, f32::NEG_INFINITY, 0x7f80_0000),
+            (-1.0, f32::INFINITY, 0x3f80_0000),
+            (0.5, f32::NEG_INFINITY, 0x7f80_0000),
+            (2.0, f32::NEG_INFINITY, 0),
+            (-2.0, f32::INFINITY, 0x7f80_0000),
+            (f32::NAN, 0.0, 0x3f80_0000),
+            (1.0, f32::NAN, 0x3f80_0000),
+            (f32::from_bits(0x7f80_0001), 2.0, 0x7fc0_0001),
+            (2.0, f32::from_bits(0xff80_0002), 0xffc0_0002),
+            (-8.0, 1.0 / 3.0, 0x7fc0_0000),
+            (-2.0, 201.0, 0xff80_0000),
+            (-2.0, -201.0, 0x8000_0000),
+            (-2.0, 16_777_216.0, 0x7f80_0000),
+            (-2.0, -2_147_483_648.0, 0),
+            (-1.5, 3.0, 0xc058_0000),
+            (f32::from_bits(1), 0.5, 0x1a35_04f3),
+            (f32::from_bits(0x8000_0001), -1.0, 0xff80_0000),
+            (-f32::from_bits(0x0040_0000), 1.0, 0x8040_0000),
+        ];
+        for four in cases.chunks(4) {
+            let x = [0, 1, 2, 3].map(|k| four[k].0);
+            let y = [0, 1, 2, 3].map(|k| four[k].1);
+            let got = lanes(clift_v4_pow_f32(register(x), register(y)));
+            for k in 0..4 {
+                assert_eq!(got[k].to_bits(), four[k].2, "pow({:e}, {:e})", x[k], y[k]);
+                let scalar = super::super::clift_pow_f32(x[k], y[k]);
+                assert_eq!(
+                    scalar.to_bits(),
+                    four[k].2,
+                    "scalar pow({:e}, {:e})",
+                    x[k],
+                    y[k]
+                );
+            }
+        }
     }
 }

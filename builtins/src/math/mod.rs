@@ -37,6 +37,7 @@ macro_rules! registry {
     };
 }
 
+mod atan;
 mod double;
 #[cfg(target_arch = "x86_64")]
 mod f64x4;

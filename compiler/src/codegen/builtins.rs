@@ -394,6 +394,9 @@ impl Lower<'_, '_> {
         if let Some(r) = self.packed_builtin(id.function(), values, ret, elem) {
             return Ok(r);
         }
+        if let Some(r) = self.four_lane_math(id.function(), values, elem)? {
+            return Ok(r);
+        }
         let mut out = Vec::with_capacity(lanes);
         let (function, name) = (id.function(), id.name());
         #[allow(clippy::needless_range_loop, reason = "lane l of every argument")]
@@ -561,6 +564,47 @@ impl Lower<'_, '_> {
             out.push(v);
         }
         Ok(out)
+    }
+
+    /// A `float2`..`float16` math function that the library has in a four-lane form
+    /// (`clift_v4_<name>_f32`: exp, log, sin, cos, pow and their bases): one call per group of
+    /// four components instead of one per component. The four-lane forms give the scalar
+    /// functions' bits, and run the four lanes' kernels side by side in SSE registers, which
+    /// the scalar row's one-at-a-time calls cannot (the CTS's math kernels of every vector
+    /// size but 1 run in this row: pow's four calls cost twice its one). A `float2` or
+    /// `float3` fills the rest of its register with its first component.
+    fn four_lane_math(
+        &mut self,
+        function: F,
+        values: &[Lanes],
+        elem: Scalar,
+    ) -> Result<Option<Lanes>> {
+        let Some(symbol) = super::simd::builtins::vector_symbol(function) else {
+            return Ok(None);
+        };
+        let lanes = values.first().map_or(0, Vec::len);
+        if elem != Scalar::Float || lanes < 2 || values.iter().any(|v| v.len() != lanes) {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(lanes);
+        for group in (0..lanes).step_by(4) {
+            let registers: Vec<Value> = values
+                .iter()
+                .map(|v| {
+                    let mut r = self.b.ins().scalar_to_vector(types::F32X4, v[group]);
+                    for k in 1..4u8 {
+                        let lane = v.get(group + k as usize).copied().unwrap_or(v[group]);
+                        r = self.b.ins().insertlane(r, lane, k);
+                    }
+                    r
+                })
+                .collect();
+            let r = self.call_symbol(symbol, &registers, types::F32X4)?;
+            for k in 0..(lanes - group).min(4) {
+                out.push(self.b.ins().extractlane(r, k as u8));
+            }
+        }
+        Ok(Some(out))
     }
 
     fn float_pair(&mut self, ft: ir::Type, a: f64, b: f64) -> (Value, Value) {

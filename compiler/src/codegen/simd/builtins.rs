@@ -377,7 +377,7 @@ fn pair_symbol(f: F) -> Option<&'static str> {
 /// The library function that computes `f` on a whole `f32x4` register (`float` only):
 /// `builtins/src/math/lanes.rs`, the scalar functions' kernels lane by lane, so results do
 /// not depend on the vectorizer.
-fn vector_symbol(f: F) -> Option<&'static str> {
+pub(in crate::codegen) fn vector_symbol(f: F) -> Option<&'static str> {
     Some(match f {
         F::Exp | F::HalfExp | F::NativeExp => "clift_v4_exp_f32",
         F::Exp2 | F::HalfExp2 | F::NativeExp2 => "clift_v4_exp2_f32",

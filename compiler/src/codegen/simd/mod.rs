@@ -31,7 +31,7 @@
 
 mod barrier_rows;
 mod bounds;
-mod builtins;
+pub(super) mod builtins;
 mod check;
 mod cost;
 mod done;

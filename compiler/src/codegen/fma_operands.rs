@@ -9,7 +9,8 @@
 //! on `double16` (8 `f64x2` chains of `x` and `y`, all 16 vector registers) the copies
 //! needed registers that were not there, so values went to the stack inside the loop.
 //! With the factors swapped where the second dies and the first lives on, each `fma` is
-//! one `vfmadd213pd` in place.
+//! one `vfmadd213pd` in place. Only in blocks whose vector values fit x64's 16 registers
+//! ([`VECTOR_REGISTERS`]).
 //!
 //! The product of two factors is the same either way round, and `fma` rounds once, so the
 //! value is the same bit for bit. Only which NaN's payload comes out when both factors
@@ -28,6 +29,9 @@ pub(crate) fn order_factors(func: &mut Function) -> usize {
         // The last use in this block of each value it uses.
         for inst in func.layout.block_insts(block) {
             for_each_use(func, inst, &mut |v| last[v] = Some(inst));
+        }
+        if most_live_vectors(func, block, &last, &outside) > VECTOR_REGISTERS {
+            continue;
         }
         let loops_back = successors_all(func, block);
         let dies_at = |v: Value, inst: Inst| {
@@ -61,6 +65,64 @@ pub(crate) fn order_factors(func: &mut Function) -> usize {
         }
     }
     swaps.len()
+}
+
+/// x64's vector registers. A block whose vector values need more is left as it is: there
+/// the register allocator spills anyway, and with the factors swapped it spilled ten times
+/// as much (clpeak's `float16` chains in the vectorized row, 32 `f32x4` values: 188 stack
+/// accesses per iteration with Cranelift's order, 2,012 swapped).
+const VECTOR_REGISTERS: usize = 16;
+
+/// The most vector values live at once in `block`, given the last use of each value up to
+/// the end of `block` (`last`) and which values are used outside the block that defines
+/// them: a value defined in the block is live from its definition, any other from the
+/// block's start; each until its last use in the block (where the result may take its
+/// register), or to the block's end if it is used in another block.
+fn most_live_vectors(
+    func: &Function,
+    block: Block,
+    last: &SecondaryMap<Value, Option<Inst>>,
+    outside: &SecondaryMap<Value, bool>,
+) -> usize {
+    let insts: Vec<Inst> = func.layout.block_insts(block).collect();
+    // +1 where a value starts to live, -1 where it is used for the last time.
+    let mut change = vec![0i32; insts.len() + 1];
+    let mut position: SecondaryMap<Inst, usize> = SecondaryMap::new();
+    for (i, &inst) in insts.iter().enumerate() {
+        position[inst] = i;
+    }
+    let mut seen: SecondaryMap<Value, bool> = SecondaryMap::new();
+    let mut count = |v: Value, change: &mut Vec<i32>| {
+        if seen[v] || !func.dfg.value_type(v).is_vector() {
+            return;
+        }
+        seen[v] = true;
+        let defined_here = def_block(func, v) == Some(block);
+        let start = match func.dfg.value_def(v) {
+            ValueDef::Result(inst, _) if defined_here => position[inst],
+            _ => 0,
+        };
+        let end = match last[v] {
+            _ if defined_here && outside[v] => insts.len(),
+            Some(inst) if func.layout.inst_block(inst) == Some(block) => position[inst],
+            _ => start + 1,
+        };
+        change[start] += 1;
+        change[end.min(insts.len())] -= 1;
+    };
+    for &inst in &insts {
+        for_each_use(func, inst, &mut |v| count(v, &mut change));
+        for &r in func.dfg.inst_results(inst) {
+            count(r, &mut change);
+        }
+    }
+    let mut live = 0;
+    let mut most = 0;
+    for c in change {
+        live += c;
+        most = most.max(live);
+    }
+    most.max(0) as usize
 }
 
 /// Calls `f` with each value `inst` uses (arguments and branch arguments, aliases
@@ -184,6 +246,24 @@ mod tests {
             (swapped, fmas),
             (1, vec![[0, 1, 0], [2, 1, 1], [0, 3, 3], [4, 4, 1]])
         );
+    }
+
+    /// `x = mad(y, x, y)` while `extra` other vector values are live: swapped only while
+    /// all fit the 16 vector registers.
+    fn swaps_beside(extra: usize) -> usize {
+        ordered(|b, x, y| {
+            let others: Vec<Value> = (0..extra).map(|_| b.ins().fadd(x, y)).collect();
+            let x1 = b.ins().fma(y, x, y);
+            let y1 = b.ins().fadd(x1, y);
+            others.into_iter().fold(y1, |acc, v| b.ins().fadd(acc, v))
+        })
+        .0
+    }
+
+    #[test]
+    fn a_block_short_of_vector_registers_keeps_its_order() {
+        // `x`, `y` and 14 others: 16 live where `x` dies.
+        assert_eq!((swaps_beside(14), swaps_beside(15)), (1, 0));
     }
 
     /// A loop whose header holds `x` and `y` and whose body steps them by `x = mad(y, x, y);

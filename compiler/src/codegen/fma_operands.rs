@@ -22,6 +22,16 @@ use cranelift_codegen::ir::{Block, Function, Inst, InstructionData, Opcode, Valu
 /// Swaps the factors of each `fma` of `func` whose second factor dies there while its first
 /// lives on (see the module's comment); how many it swapped.
 pub(crate) fn order_factors(func: &mut Function) -> usize {
+    let is_fma = |func: &Function, inst: Inst| func.dfg.insts[inst].opcode() == Opcode::Fma;
+    let has_fma = |func: &Function, block: Block| {
+        func.layout
+            .block_insts(block)
+            .any(|inst| is_fma(func, inst))
+    };
+    // Most functions have none: they cost one look at each instruction.
+    if !func.layout.blocks().any(|block| has_fma(func, block)) {
+        return 0;
+    }
     let outside = used_outside_their_block(func);
     let mut last: SecondaryMap<Value, Option<Inst>> = SecondaryMap::new();
     let mut swaps = Vec::new();
@@ -30,7 +40,9 @@ pub(crate) fn order_factors(func: &mut Function) -> usize {
         for inst in func.layout.block_insts(block) {
             for_each_use(func, inst, &mut |v| last[v] = Some(inst));
         }
-        if most_live_vectors(func, block, &last, &outside) > VECTOR_REGISTERS {
+        if !has_fma(func, block)
+            || most_live_vectors(func, block, &last, &outside) > VECTOR_REGISTERS
+        {
             continue;
         }
         let loops_back = successors_all(func, block);

@@ -442,11 +442,25 @@ fn variables_written_in_several_regions_of_a_group_loop() {
     }
 }
 
+/// The CLIF of the vectorized region functions of kernel `name` of `source`, in order.
+fn region_clif(source: &str, name: &str) -> Vec<String> {
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        kernel(source, name, false);
+    });
+    collected
+        .clif
+        .into_iter()
+        .filter(|(title, _)| {
+            title.starts_with("vectorized region function") && title.contains(name)
+        })
+        .map(|(_, clif)| clif)
+        .collect()
+}
+
 #[test]
 fn the_reduction_rows_use_vector_loads_and_stores() {
-    let collected = clift_compiler::codegen::dump::collect_during(|| {
-        kernel(
-            "kernel void reduce2(global const float *in, global float *out, local float *scratch) {
+    let regions = region_clif(
+        "kernel void reduce2(global const float *in, global float *out, local float *scratch) {
                 size_t lid = get_local_id(0);
                 scratch[lid] = in[get_global_id(0)];
                 barrier(CLK_LOCAL_MEM_FENCE);
@@ -456,18 +470,8 @@ fn the_reduction_rows_use_vector_loads_and_stores() {
                 }
                 if (lid == 0) out[get_group_id(0)] = scratch[0];
             }",
-            "reduce2",
-            false,
-        );
-    });
-    let regions: Vec<&String> = collected
-        .clif
-        .iter()
-        .filter(|(name, _)| {
-            name.starts_with("vectorized region function") && name.contains("reduce2")
-        })
-        .map(|(_, clif)| clif)
-        .collect();
+        "reduce2",
+    );
     // The first region (the parameters and `scratch[lid] = in[gid]`), the loop's region
     // and the last one.
     assert_eq!(regions.len(), 3, "{regions:#?}");
@@ -833,4 +837,148 @@ fn vectors_of_bytes_across_a_barrier() {
             }
         }
     }
+}
+
+const TRIPS: &str = r#"
+kernel void trips(local int *t, global int *out) {
+    int lid = get_local_id(0);
+    int n = get_local_size(0);
+    t[lid] = lid * 3 + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int acc = 0;
+    for (int k = 0; k < 8; k++) acc += t[(lid + k) % n] * (k + 1);
+    for (int k = 15; k >= 0; k -= 4) acc ^= t[k % n] << (k & 7);
+    for (uint k = 1; k != 13; k += 3) acc += (int)k * lid;
+    for (int k = 0; k < 17; k++) acc += k;
+    for (int k = 0; k < 4; k++) {
+        for (int j = 0; j < 10; j++) {
+            if (j > k) break;
+            acc += j * lid;
+        }
+    }
+    for (int k = 3; k > 3; k--) acc = -1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = acc;
+}
+"#;
+
+/// Uniform loops of a constant trip count between barriers (`simd/trips.rs`: unrolled in
+/// the vectorized region row, counting up, down, by 3 to a `!=` bound, one of 17 trips
+/// that stays a loop, one around a loop with a `break`, one of no trip) give the values
+/// the loops give.
+#[test]
+fn constant_loops_between_barriers() {
+    for group in [16usize, 12, 7] {
+        let n = group * 2;
+        let out = i32s(&both(
+            TRIPS,
+            "trips",
+            [n, 1, 1],
+            [group, 1, 1],
+            &[Arg::Local(group * 4), Arg::Buffer(0)],
+            &[vec![0; n * 4]],
+        ));
+        for (g, &value) in out.iter().enumerate() {
+            let (lid, gs) = ((g % group) as i32, group as i32);
+            let t = |i: i32| i * 3 + 1;
+            let mut acc = 0i32;
+            for k in 0..8 {
+                acc += t((lid + k) % gs) * (k + 1);
+            }
+            for k in [15, 11, 7, 3] {
+                acc ^= t(k % gs) << (k & 7);
+            }
+            for k in [1, 4, 7, 10] {
+                acc += k * lid;
+            }
+            acc += (0..17).sum::<i32>();
+            for k in 0..4 {
+                for j in 0..=k {
+                    acc += j * lid;
+                }
+            }
+            assert_eq!(value, acc, "group {group}, item {g}");
+        }
+    }
+}
+
+/// The tiled product's inner loop (16 trips) is unrolled in its vectorized region: 16
+/// vector loads of `tb[k][lx]` and 16 broadcasts of `ta[ly][k]`, no loop test on `k`.
+#[test]
+fn the_tiled_products_inner_loop_is_unrolled() {
+    let regions = region_clif(SOURCE, "sgemm_tiled");
+    // The first region (the parameters, the ids, `acc = 0`), the tiles' loads, the
+    // products and the store.
+    assert_eq!(regions.len(), 4, "{regions:#?}");
+    let inner = &regions[2];
+    // Unrolled, the loop is straight-line code: steps of one group (`unroll.rs`).
+    assert_eq!(inner.matches("load.f32x4").count(), 16, "{inner}");
+    assert_eq!(inner.matches("splat.f32x4").count(), 17, "{inner}");
+    assert_eq!(inner.matches(" icmp ule ").count(), 1, "{inner}");
+    assert!(!inner.contains("icmp slt"), "{inner}");
+}
+
+const GROUPED: &str = r#"
+kernel void grouped(local float *t, global const float *in, global float *out) {
+    int lid = get_local_id(0);
+    int n = get_local_size(0);
+    float v = in[get_global_id(0)];
+    t[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = v;
+    int hits = 0;
+    for (int k = 0; k < n; k++) {
+        float w = t[(lid + k) % n];
+        if (w > acc) {
+            acc = w;
+            hits++;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = acc * 1000.0f + hits;
+}
+"#;
+
+/// A region with a loop runs 4 groups of 4 items per step (`unroll.rs`), then steps of one
+/// group, then the scalar row: rows of 16, 20, 12, 7 and 3 items give the values computed
+/// here, vectorized and scalar, with the values the loop leaves read by the next region.
+#[test]
+fn regions_with_loops_run_several_groups_per_step() {
+    for group in [16usize, 20, 12, 7, 3] {
+        let n = group * 3;
+        let input = floats(n, 11);
+        let out = f32s(&both(
+            GROUPED,
+            "grouped",
+            [n, 1, 1],
+            [group, 1, 1],
+            &[Arg::Local(group * 4), Arg::Buffer(0), Arg::Buffer(1)],
+            &[bytes_f32(&input), vec![0; n * 4]],
+        ));
+        for (g, &value) in out.iter().enumerate() {
+            let (lid, first) = (g % group, g - g % group);
+            let mut acc = input[g];
+            let mut hits = 0;
+            for k in 0..group {
+                let w = input[first + (lid + k) % group];
+                if w > acc {
+                    acc = w;
+                    hits += 1;
+                }
+            }
+            let expect = acc * 1000.0f32 + hits as f32;
+            assert_eq!(value.to_bits(), expect.to_bits(), "group {group}, item {g}");
+        }
+    }
+    // The loop's region steps by 4 groups (an `icmp ule` of the step's last item against
+    // the row's end, beside every region's test of the row's ids against 2^31) before its
+    // steps of one group; the regions without loops do not (the first, which stores the
+    // parameters, ends at `n`, which the group sets once).
+    let regions = region_clif(GROUPED, "grouped");
+    assert_eq!(regions.len(), 4, "{regions:#?}");
+    let steps: Vec<usize> = regions
+        .iter()
+        .map(|r| r.matches(" icmp ule ").count())
+        .collect();
+    assert_eq!(steps, [1, 1, 2, 1]);
 }

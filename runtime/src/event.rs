@@ -152,11 +152,7 @@ impl Event {
                 CL_QUEUED,
                 profiled,
             );
-            Pending::write(
-                &raw mut (*event.at).pending,
-                Some(Arc::clone(queue)),
-                how.start == Start::Blocking,
-            );
+            Pending::write(&raw mut (*event.at).pending, how.start == Start::Blocking);
             Ok((event, how))
         }
     }
@@ -180,9 +176,9 @@ impl Event {
                 Ok(())
             });
             debug_assert!(nothing.is_ok());
-            Pending::write(pending, None, false);
+            Pending::write(pending, false);
         }
-        event.finish(None, false)
+        event.finish(Link::default())
     }
 
     /// Writes every field but `pending` and `before` (see [`Unfinished`]).
@@ -388,7 +384,7 @@ impl Event {
     fn run_if_offered(&self) -> bool {
         let offered = self.pending().is_some_and(Pending::take_offer);
         if offered {
-            crate::queue::run(self);
+            crate::queue::run(self, Some(self));
         }
         offered
     }
@@ -408,6 +404,12 @@ impl Event {
             if first.pending().is_some_and(Pending::take_offer) {
                 crate::queue::run_here_until(&first, self);
             }
+        } else if let Some(leader) = self.pending().and_then(Pending::leader)
+            && leader.pending().is_some_and(Pending::take_offer)
+        {
+            // In a batch whose leader was ready and waited for a worker: the leader runs
+            // here, then the batch up to this command.
+            crate::queue::run_here_until(leader, self);
         } else if let Some(previous) = self.before.as_ref().and_then(std::sync::Weak::upgrade)
             && previous.run_if_offered()
         {
@@ -448,26 +450,43 @@ pub(crate) struct Unfinished {
 impl Unfinished {
     #[inline(always)]
     fn new() -> Unfinished {
-        let mut slot = Arc::<Event>::new_uninit();
-        let at = Arc::get_mut(&mut slot)
-            .expect("a new allocation has one reference")
-            .as_mut_ptr();
+        let slot = Arc::<Event>::new_uninit();
+        // Not `Arc::get_mut`: its uniqueness check is a locked compare-and-swap on the
+        // weak count, which waits for every store before it (session 11: one of the
+        // burst's locked instructions per enqueue).
+        // SAFETY: a fresh allocation that nothing else references: this pointer is the
+        // only access to its contents until the event is published.
+        let at = Arc::as_ptr(&slot).cast_mut().cast::<Event>();
         Unfinished { slot, at }
     }
 
-    /// The event, with `before` (see [`Event`]) and whether its command is deferred
-    /// (`crate::queue`).
-    #[inline]
-    pub(crate) fn finish(self, before: Option<Weak<Event>>, deferred: bool) -> Arc<Event> {
+    /// The event, with its place in its queue (see [`Link`]).
+    #[inline(always)]
+    pub(crate) fn finish(self, mut link: Link) -> Arc<Event> {
         // SAFETY: `at` points into `slot`, which nothing else references yet; `command` or
         // `user` wrote every other field.
         unsafe {
-            (&raw mut (*self.at).before).write(before);
-            let event = self.slot.assume_init();
-            event.pending.set_deferred(deferred);
-            event
+            (&raw mut (*self.at).before).write(link.before.take());
+            Pending::link(&raw mut (*self.at).pending, link);
+            self.slot.assume_init()
         }
     }
+}
+
+/// A command's place in its queue, known under the queue's lock ([`Unfinished::finish`]).
+#[derive(Default)]
+pub(crate) struct Link {
+    /// The queue, held until the command runs (`None`: a user event, or a command in a
+    /// batch, whose runner holds the queue).
+    pub queue: Option<Arc<Queue>>,
+    /// See [`Event`]'s `before`.
+    pub before: Option<Weak<Event>>,
+    /// Whether the command is deferred (`crate::queue`).
+    pub deferred: bool,
+    /// Whether whoever runs it then runs the queue's batch (`crate::queue::batch`).
+    pub leads: bool,
+    /// In a batch: the command whose runner runs it.
+    pub leader: Option<Arc<Event>>,
 }
 
 /// Names every field of [`Event`], so that a field added to it without a line in

@@ -87,10 +87,18 @@ pub struct Kernel {
     code: Arc<KernelCode>,
     /// What launches hold of the code (see [`LaunchCode`]).
     launch_code: Arc<LaunchCode>,
-    args: Mutex<packed::Args>,
+    /// The arguments, and what a launch remembers, under one lock: a launch takes it once
+    /// for its sizes and its arguments ([`Kernel::prepare_ndrange_into`]; two locks were
+    /// two locked instructions more per launch).
+    args: Mutex<Launching>,
+}
+
+/// What [`Kernel`]'s lock guards.
+struct Launching {
+    args: packed::Args,
     /// The sizes of the last accepted launch and the range they gave (see
     /// [`Kernel::ndrange`]).
-    last_range: Mutex<Option<(RangeKey, NdRange)>>,
+    last_range: Option<(RangeKey, NdRange)>,
 }
 
 /// What [`Kernel::ndrange`]'s result depends on besides the kernel: the application's
@@ -102,6 +110,33 @@ struct RangeKey {
     offset: Option<[usize; 3]>,
     global: Option<[usize; 3]>,
     local: Option<[usize; 3]>,
+}
+
+/// The work sizes of `clEnqueueNDRangeKernel` as the application gave them (`None`: NULL).
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub work_dim: u32,
+    pub offset: Option<[usize; 3]>,
+    pub global: Option<[usize; 3]>,
+    pub local: Option<[usize; 3]>,
+}
+
+impl RangeKey {
+    fn new(
+        device: &Device,
+        work_dim: u32,
+        offset: Option<[usize; 3]>,
+        global: Option<[usize; 3]>,
+        local: Option<[usize; 3]>,
+    ) -> RangeKey {
+        RangeKey {
+            workers: device.compute_units(),
+            work_dim,
+            offset,
+            global,
+            local,
+        }
+    }
 }
 
 /// The kernel's code as launches hold it: a reference of its own, aligned to 128 bytes.
@@ -140,14 +175,16 @@ impl Kernel {
         program
             .attached_kernels
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-        let args = Mutex::new(packed::Args::new(&code));
+        let args = Mutex::new(Launching {
+            args: packed::Args::new(&code),
+            last_range: None,
+        });
         Arc::new(Kernel {
             header: Header::new(ObjectKind::Kernel),
             program,
             launch_code: Arc::new(LaunchCode(Arc::clone(&code))),
             code,
             args,
-            last_range: Mutex::new(None),
         })
     }
 
@@ -170,7 +207,7 @@ impl Kernel {
         if !value.suits(&param.kind) {
             return fail(CL_INVALID_ARG_VALUE);
         }
-        self.args.lock().set(&self.code, index as usize, value);
+        self.args.lock().args.set(&self.code, index as usize, value);
         Ok(())
     }
 
@@ -188,7 +225,7 @@ impl Kernel {
     /// nonzero size), so the sum saturates at `usize::MAX` instead of wrapping: a wrapped sum
     /// would report a small size for a kernel that can never launch.
     pub fn local_mem_size(&self) -> usize {
-        self.args.lock().local_need()
+        self.args.lock().args.local_need()
     }
 
     /// Checks the work sizes of `clEnqueueNDRangeKernel` and picks the local size when the
@@ -207,21 +244,57 @@ impl Kernel {
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
     ) -> ClResult<NdRange> {
-        let key = RangeKey {
-            workers: device.compute_units(),
-            work_dim,
-            offset,
-            global,
-            local,
-        };
-        if let Some((last, range)) = self.last_range.lock().as_ref()
+        let key = RangeKey::new(device, work_dim, offset, global, local);
+        self.remembered_ndrange(&mut self.args.lock(), device, key)
+    }
+
+    /// [`Kernel::ndrange`] under the kernel's lock.
+    fn remembered_ndrange(
+        &self,
+        launching: &mut Launching,
+        device: &Device,
+        key: RangeKey,
+    ) -> ClResult<NdRange> {
+        if let Some((last, range)) = launching.last_range.as_ref()
             && *last == key
         {
             return Ok(*range);
         }
         let range = self.check_ndrange(device, key)?;
-        *self.last_range.lock() = Some((key, range));
+        launching.last_range = Some((key, range));
         Ok(range)
+    }
+
+    /// [`Kernel::ndrange`] then [`Kernel::prepare_into`] under one lock of the kernel (a
+    /// launch's range is written to `range`, its arguments to `dst`; the size checks come
+    /// first, as they did as two calls).
+    ///
+    /// # Safety
+    /// As [`Kernel::prepare_into`]; `range` is valid for writes of an `NdRange`, written if
+    /// this succeeds.
+    #[inline]
+    pub unsafe fn prepare_ndrange_into(
+        &self,
+        device: &Device,
+        sizes: Sizes,
+        range: *mut NdRange,
+        dst: *mut PreparedLaunch,
+    ) -> ClResult<()> {
+        let Sizes {
+            work_dim,
+            offset,
+            global,
+            local,
+        } = sizes;
+        let key = RangeKey::new(device, work_dim, offset, global, local);
+        let mut launching = self.args.lock();
+        let checked = self.remembered_ndrange(&mut launching, device, key)?;
+        // SAFETY: the caller's contract.
+        unsafe {
+            self.prepare_locked(&launching.args, device, dst)?;
+            range.write(checked);
+        }
+        Ok(())
     }
 
     /// [`Kernel::ndrange`] without the memory of the last launch.
@@ -348,7 +421,21 @@ impl Kernel {
     /// if this succeeds, and not at all if it fails.
     #[inline]
     pub unsafe fn prepare_into(&self, device: &Device, dst: *mut PreparedLaunch) -> ClResult<()> {
-        let args = self.args.lock();
+        // SAFETY: the caller's contract.
+        unsafe { self.prepare_locked(&self.args.lock().args, device, dst) }
+    }
+
+    /// [`Kernel::prepare_into`] with the kernel's lock held (`args` under it).
+    ///
+    /// # Safety
+    /// As [`Kernel::prepare_into`].
+    #[inline(always)]
+    unsafe fn prepare_locked(
+        &self,
+        args: &packed::Args,
+        device: &Device,
+        dst: *mut PreparedLaunch,
+    ) -> ClResult<()> {
         // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
         if !args.complete() {
             return fail(CL_INVALID_KERNEL_ARGS);

@@ -19,6 +19,7 @@
 //! callback is set on it or its status is asked, and in any case within one tick of the
 //! flusher thread.
 
+mod batch;
 mod flusher;
 mod work;
 
@@ -32,7 +33,7 @@ use parking_lot::Mutex;
 use crate::context::Context;
 use crate::device::Device;
 use crate::error::ClResult;
-use crate::event::{Dependent, Event, Unfinished};
+use crate::event::{Dependent, Event, Link, Unfinished};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
 pub(crate) use work::Nothing;
@@ -106,10 +107,14 @@ struct QueueState {
     /// were enqueued behind it), with the flusher's tick when it was deferred. It may have
     /// run already (a waiting thread ran it): then it is merely stale.
     deferred: Option<(Arc<Event>, u64)>,
+    /// The plain in-order commands handed to the chain's runner in one exchange (see
+    /// [`batch`]).
+    batch: batch::Batch,
 }
 
 impl QueueState {
     /// Adds a command, first dropping finished ones if the list has grown enough.
+    #[inline(always)]
     fn track(&mut self, event: Arc<Event>) {
         if self.unfinished.len() >= self.prune_at {
             self.unfinished.retain(|e| !e.is_finished());
@@ -133,6 +138,8 @@ pub struct Queue {
     context: Arc<Context>,
     device: Arc<Device>,
     properties: AtomicU64,
+    /// Whether plain in-order commands join batches ([`batch`]; `CLIFT_BATCH`).
+    batching: bool,
     state: Mutex<QueueState>,
 }
 
@@ -154,7 +161,7 @@ impl Queue {
         device: Arc<Device>,
         properties: cl_command_queue_properties,
     ) -> ClResult<Arc<Queue>> {
-        let queue = Self::unflushed(context, device, properties)?;
+        let queue = Self::unflushed(context, device, properties, batch::enabled())?;
         flusher::register(&queue);
         Ok(queue)
     }
@@ -165,6 +172,7 @@ impl Queue {
         context: Arc<Context>,
         device: Arc<Device>,
         properties: cl_command_queue_properties,
+        batching: bool,
     ) -> ClResult<Arc<Queue>> {
         // Start the device's workers now, so the first command does not pay for it.
         device.executor()?;
@@ -173,12 +181,14 @@ impl Queue {
             context,
             device,
             properties: AtomicU64::new(properties),
+            batching,
             state: Mutex::new(QueueState {
                 last: None,
                 barrier: None,
                 unfinished: Vec::new(),
                 prune_at: MIN_PRUNE_AT,
                 deferred: None,
+                batch: batch::Batch::default(),
             }),
         }))
     }
@@ -258,8 +268,23 @@ impl Queue {
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
     ) -> ClResult<Arc<Event>> {
+        let event = self.enqueue_returning(wait_list, true, build, describe)?;
+        Ok(event.expect("the event is returned when asked for"))
+    }
+
+    /// [`Queue::enqueue_with`], returning the event only if `returned`: an application
+    /// that passes no event pointer (a burst of launches) then costs the new event no
+    /// reference count taken and dropped at once, two locked instructions.
+    #[inline(always)]
+    pub fn enqueue_returning<J: Job + 'static>(
+        self: &Arc<Self>,
+        wait_list: Vec<Arc<Event>>,
+        returned: bool,
+        build: impl FnOnce(*mut J) -> ClResult<()>,
+        describe: impl FnOnce(&J) -> Enqueued,
+    ) -> ClResult<Option<Arc<Event>>> {
         let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;
-        Ok(self.enqueue_event(event, wait_list, how.order, how.start))
+        Ok(self.enqueue_event(event, wait_list, how.order, how.start, returned))
     }
 
     /// The part of [`Queue::enqueue`] that does not depend on the job's type.
@@ -269,7 +294,8 @@ impl Queue {
         wait_list: Vec<Arc<Event>>,
         ordering: QueueOrder,
         start: Start,
-    ) -> Arc<Event> {
+        returned: bool,
+    ) -> Option<Arc<Event>> {
         let mut deps = wait_list;
         // Only the wait list's failures propagate: the queue's own ordering (the previous
         // command, a barrier, what a marker waits for) does not, so that a command that
@@ -278,8 +304,32 @@ impl Queue {
         // The command the queue's order adds (kept apart from `deps`, which would allocate
         // for it in the common case of an empty wait list).
         let out_of_order = self.is_out_of_order();
+        let mut replaced_leader = None;
         let (event, previous, defer) = {
             let mut state = self.state.lock();
+            // A plain in-order command behind a runner joins its batch ([`batch`]): it
+            // touches no other event (no continuation, no count on the command before it).
+            let plain = self.batching
+                && !out_of_order
+                && ordering == QueueOrder::Command
+                && start != Start::Blocking;
+            if plain
+                && let Some(leader) = state.batch.joinable()
+                && deps.iter().all(|d| d.status() == CL_COMPLETE)
+            {
+                let event = event.finish(Link {
+                    leader: Some(Arc::clone(leader)),
+                    ..Link::default()
+                });
+                state.last = Some(Arc::clone(&event));
+                state.batch.join(Arc::clone(&event));
+                if !returned {
+                    state.track(event);
+                    return None;
+                }
+                state.track(Arc::clone(&event));
+                return Some(event);
+            }
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 // Every command not known to be finished, in order or not (`last` is
@@ -299,10 +349,25 @@ impl Queue {
                 && !out_of_order
                 && previous.is_none()
                 && deps.iter().all(|d| d.status() == CL_COMPLETE);
+            // A command that does not join closes the batch; with no runner holding the
+            // in-order chain, it leads a new one (a blocking command runs alone).
+            let leads = self.batching
+                && state
+                    .batch
+                    .close_or_lead(!out_of_order && start != Start::Blocking);
             // The event is completed here, with the command it follows known, so that it
             // is complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);
-            let event = event.finish(before.map(Arc::downgrade), defer);
+            let event = event.finish(Link {
+                queue: Some(Arc::clone(self)),
+                before: before.map(Arc::downgrade),
+                deferred: defer,
+                leads,
+                leader: None,
+            });
+            if leads {
+                replaced_leader = state.batch.set_leader(Arc::clone(&event));
+            }
             if !out_of_order {
                 state.last = Some(Arc::clone(&event));
             } else if matches!(ordering, QueueOrder::Barrier { .. }) {
@@ -314,11 +379,12 @@ impl Queue {
             state.track(Arc::clone(&event));
             (event, previous, defer)
         };
+        drop(replaced_leader);
         if defer {
             flusher::deferred();
         }
         submit_when_ready(self, &event, deps, previous, explicit);
-        event
+        returned.then_some(event)
     }
 
     /// `clFlush`: hands the deferred command (and so what is chained behind it) to the pool.
@@ -381,6 +447,12 @@ pub(crate) struct Pending {
     blocking: bool,
     /// When the command was enqueued, kept only for `CLIFT_LOG=launch`.
     enqueued_at: Option<std::time::Instant>,
+    /// Whoever runs it then runs the queue's batch ([`batch`]).
+    leads: bool,
+    /// A command in a batch (its `queue` is `None`: the runner has it): the command whose
+    /// runner runs it, which a waiting thread may run itself, and which holds the queue
+    /// for a flush while it has not run.
+    leader: Option<Arc<Event>>,
 }
 
 impl Pending {
@@ -399,19 +471,20 @@ impl Pending {
         unsafe { Slot::write_with(UnsafeCell::raw_get(&raw mut (*dst).work), build) }
     }
 
-    /// Writes the pending part of a command (`queue` `None`: a user event's, with nothing
-    /// to run) but its job ([`Pending::write_job`]) into uninitialised memory.
+    /// Writes the pending part of a command but its job ([`Pending::write_job`]) into
+    /// uninitialised memory, with no queue and no place in a chain: [`Pending::link`] adds
+    /// them (a user event's stays without).
     ///
     /// # Safety
     /// `dst` is valid for writes of a `Pending` and holds none (a live one would leak).
     #[inline(always)]
-    pub(crate) unsafe fn write(dst: *mut Pending, queue: Option<Arc<Queue>>, blocking: bool) {
+    pub(crate) unsafe fn write(dst: *mut Pending, blocking: bool) {
         let enqueued_at =
             crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
                 .then(std::time::Instant::now);
         // SAFETY: the caller's contract; every field is written once.
         unsafe {
-            (&raw mut (*dst).queue).write(Mutex::new(queue));
+            (&raw mut (*dst).queue).write(Mutex::new(None));
             // One count, released by `submit_when_ready`, so the command cannot start while
             // its dependencies are still being registered.
             (&raw mut (*dst).remaining).write(AtomicUsize::new(1));
@@ -420,13 +493,31 @@ impl Pending {
             (&raw mut (*dst).deferred).write(AtomicBool::new(false));
             (&raw mut (*dst).blocking).write(blocking);
             (&raw mut (*dst).enqueued_at).write(enqueued_at);
+            (&raw mut (*dst).leads).write(false);
+            (&raw mut (*dst).leader).write(None);
         }
     }
 
-    /// Marks the command deferred (decided under the queue's lock, before anyone else sees
-    /// the event).
-    pub(crate) fn set_deferred(&self, deferred: bool) {
-        self.deferred.store(deferred, Ordering::Relaxed);
+    /// Gives a command written by [`Pending::write`] its queue and its place in the
+    /// queue's chain (decided under the queue's lock, before anyone else sees the event).
+    ///
+    /// # Safety
+    /// `dst` holds a `Pending` written by [`Pending::write`] that no other thread sees.
+    #[inline(always)]
+    pub(crate) unsafe fn link(dst: *mut Pending, link: Link) {
+        // SAFETY: the caller's contract: this thread alone has the value.
+        unsafe {
+            let pending = &mut *dst;
+            *pending.queue.get_mut() = link.queue;
+            *pending.deferred.get_mut() = link.deferred;
+            pending.leads = link.leads;
+            pending.leader = link.leader;
+        }
+    }
+
+    /// The command whose runner runs this one, if it is in a batch.
+    pub(crate) fn leader(&self) -> Option<&Arc<Event>> {
+        self.leader.as_ref()
     }
 
     /// Withdraws the offer to waiters; whether it was open.
@@ -442,9 +533,13 @@ impl Pending {
         self.queue.lock().take()
     }
 
-    /// The queue, while the command has not run.
+    /// The queue, while the command has not run (a command in a batch: while its leader
+    /// has not run).
     pub(crate) fn queue(&self) -> Option<Arc<Queue>> {
-        self.queue.lock().clone()
+        match &self.leader {
+            Some(leader) => leader.pending()?.queue(),
+            None => self.queue.lock().clone(),
+        }
     }
 
     /// Runs the work for `queue` (`None`: drops it unrun).
@@ -457,18 +552,19 @@ impl Pending {
     }
 
     /// Drops the work without running it, and the queue, unless someone has taken the
-    /// queue (and so the work) already.
-    fn give_up(&self) {
-        if let Some(queue) = self.take_queue() {
-            // SAFETY: this thread took the queue.
-            let _ = unsafe { self.run_work(None) };
-            drop(queue);
-        }
+    /// queue (and so the work) already. A leader's queue is returned: its batch still
+    /// runs, once the caller has set the command's final status.
+    #[must_use]
+    fn give_up(&self) -> Option<Arc<Queue>> {
+        let queue = self.take_queue()?;
+        // SAFETY: this thread took the queue.
+        let _ = unsafe { self.run_work(None) };
+        self.leads.then_some(queue)
     }
 }
 
 /// The pending part of a command's event (every command's event has one).
-fn pending(event: &Event) -> &Pending {
+pub(crate) fn pending(event: &Event) -> &Pending {
     event
         .pending()
         .expect("a command's event carries its command")
@@ -532,13 +628,16 @@ fn dependency_done(event: &Arc<Event>, status: cl_int, on_enqueuing_thread: bool
         return;
     }
     if pending.failed.load(Ordering::Acquire) {
-        pending.give_up();
+        let batch = pending.give_up();
         event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        if let Some(queue) = batch {
+            batch::hand_over(queue);
+        }
         return;
     }
     event.set_status(CL_SUBMITTED);
     if pending.blocking && on_enqueuing_thread {
-        return run(event);
+        return run(event, None);
     }
     // Sequentially consistent with `hand_to_pool`'s swap and load: either it sees the
     // offer, or this sees that it is no longer deferred (and hands it over itself).
@@ -586,7 +685,7 @@ fn spawn(event: &Arc<Event>) {
         match queue.device.executor() {
             Ok(executor) => {
                 let event = Arc::clone(event);
-                executor.spawn(move || run_on_worker(&event));
+                executor.spawn(move || on_worker(|| run(&event, None)));
                 None
             }
             Err(e) => Some(e),
@@ -595,18 +694,22 @@ fn spawn(event: &Arc<Event>) {
     if let Some(e) = failed
         && pending.take_offer()
     {
-        pending.give_up();
+        let batch = pending.give_up();
         event.set_status(e.code());
+        if let Some(queue) = batch {
+            batch::hand_over(queue);
+        }
     }
 }
 
-/// Runs the command on a worker, then the commands it made ready that the worker kept.
-fn run_on_worker(event: &Event) {
+/// Runs `f` (a command, or a queue's batches) on a worker, then the commands it made ready
+/// that the worker kept.
+fn on_worker(f: impl FnOnce()) {
     let runner = RUNNER.with(|on| on.replace(true));
-    run(event);
+    f();
     if !runner {
         while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
-            run(&next);
+            run(&next, None);
         }
     }
     RUNNER.with(|on| on.set(runner));
@@ -617,13 +720,13 @@ fn run_on_worker(event: &Event) {
 /// finished; a command made ready after that goes to the pool.
 pub(crate) fn run_here_until(first: &Event, target: &Event) {
     let runner = RUNNER.with(|on| on.replace(true));
-    run(first);
+    run(first, Some(target));
     if !runner {
         while let Some(next) = NEXT.with(|next| next.borrow_mut().take()) {
             if target.is_finished() {
                 spawn(&next);
             } else {
-                run(&next);
+                run(&next, Some(target));
             }
         }
     }
@@ -636,19 +739,34 @@ pub(crate) fn deferred_before(event: &Event) -> Option<Arc<Event>> {
     event.pending()?.queue()?.deferred()
 }
 
-/// Runs `event`'s command, once: a worker and a waiting thread may both try.
-pub(crate) fn run(event: &Event) {
+/// Runs `event`'s command, once: a worker and a waiting thread may both try. If it leads a
+/// batch, its items follow (`until`: see [`batch::run_batches`]).
+pub(crate) fn run(event: &Event, until: Option<&Event>) {
     let pending = pending(event);
     // Whoever runs it withdraws the offer to waiters.
     pending.offered.store(false, Ordering::Release);
     let Some(queue) = pending.take_queue() else {
         return;
     };
+    execute(event, &queue);
+    if pending.leads {
+        batch::run_batches(queue, until);
+    }
+    // Otherwise the queue may go once its last command has finished.
+}
+
+/// Runs the work of `event`'s command for `queue`, with its status moving to running and
+/// then to its result.
+///
+/// The caller alone has the right to run it: it took the command's queue, or the command
+/// is in a batch it took.
+fn execute(event: &Event, queue: &Queue) {
+    let pending = pending(event);
     event.set_status(CL_RUNNING);
     let started = pending.enqueued_at.map(|t| (t, std::time::Instant::now()));
-    // Only this thread, which took the queue, runs the work, outside any lock.
-    // SAFETY: this thread took the queue.
-    let status = unsafe { pending.run_work(Some(&queue)) };
+    // Only this thread, which has the right to, runs the work, outside any lock.
+    // SAFETY: the caller's contract.
+    let status = unsafe { pending.run_work(Some(queue)) };
     let status = match status {
         Ok(()) => CL_COMPLETE,
         Err(e) => e.code(),
@@ -669,8 +787,6 @@ pub(crate) fn run(event: &Event) {
         );
     }
     event.set_status(status);
-    // The queue may go once its last command has finished.
-    drop(queue);
 }
 
 #[cfg(test)]
@@ -1014,7 +1130,7 @@ pub(crate) mod tests {
             ContextProperties::default(),
             None,
         );
-        Queue::unflushed(context, device, 0).unwrap()
+        Queue::unflushed(context, device, 0, true).unwrap()
     }
 
     /// A short command recording the thread that ran it.

@@ -75,9 +75,14 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 sizes(local_work_size, dims),
             )
         };
-        let launched =
-            Launch::enqueue_ndrange(&queue, &kernel, work_dim, offset, global, local, waits)?;
-        return_event(launched, event);
+        // With no event pointer, the queue keeps the event's only references.
+        let returned = !event.is_null();
+        let launched = Launch::enqueue_ndrange(
+            &queue, &kernel, work_dim, offset, global, local, waits, returned,
+        )?;
+        if let Some(launched) = launched {
+            return_event(launched, event);
+        }
         Ok(())
     })
 }

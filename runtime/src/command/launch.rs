@@ -11,7 +11,7 @@ use khronos_headers::*;
 use super::Command;
 use crate::error::ClResult;
 use crate::event::Event;
-use crate::kernel::{Kernel, NdRange, PreparedLaunch};
+use crate::kernel::{Kernel, NdRange, PreparedLaunch, Sizes};
 use crate::queue::Queue;
 
 /// The most work-items of a launch that is deferred until waited for (`Command::short`).
@@ -27,7 +27,10 @@ pub struct Launch {
 impl Launch {
     /// `clEnqueueNDRangeKernel` with the first `work_dim` entries of each array (`None`:
     /// the application passed NULL), after `waits` (validated by the caller). The work
-    /// sizes are checked first, then the launch is built in its event.
+    /// sizes are checked first, then the launch is built in its event, both under one lock
+    /// of the kernel (`Kernel::prepare_ndrange_into`); the event is returned if `returned`
+    /// (the application asked for it).
+    #[allow(clippy::too_many_arguments)]
     pub fn enqueue_ndrange(
         queue: &Arc<Queue>,
         kernel: &Kernel,
@@ -36,9 +39,20 @@ impl Launch {
         global: Option<[usize; 3]>,
         local: Option<[usize; 3]>,
         waits: Vec<Arc<Event>>,
-    ) -> ClResult<Arc<Event>> {
-        let range = kernel.ndrange(queue.device(), work_dim, offset, global, local)?;
-        Self::enqueue(queue, kernel, CL_COMMAND_NDRANGE_KERNEL, range, waits)
+        returned: bool,
+    ) -> ClResult<Option<Arc<Event>>> {
+        let device = queue.device();
+        let sizes = Sizes {
+            work_dim,
+            offset,
+            global,
+            local,
+        };
+        let prepare = |range: *mut NdRange, prepared: *mut PreparedLaunch| {
+            // SAFETY: `enqueue` hands places valid for writes, written whole or not at all.
+            unsafe { kernel.prepare_ndrange_into(device, sizes, range, prepared) }
+        };
+        Self::enqueue(queue, CL_COMMAND_NDRANGE_KERNEL, prepare, waits, returned)
     }
 
     /// `clEnqueueTask`: "The kernel is executed using a single work-item", an NDRange of one
@@ -50,30 +64,39 @@ impl Launch {
     ) -> ClResult<Arc<Event>> {
         let one = Some([1; 3]);
         let range = kernel.ndrange(queue.device(), 1, None, one, one)?;
-        Self::enqueue(queue, kernel, CL_COMMAND_TASK, range, waits)
+        let device = queue.device();
+        let prepare = |at: *mut NdRange, prepared: *mut PreparedLaunch| {
+            // SAFETY: as in `enqueue_ndrange`.
+            unsafe {
+                kernel.prepare_into(device, prepared)?;
+                at.write(range);
+            }
+            Ok(())
+        };
+        let event = Self::enqueue(queue, CL_COMMAND_TASK, prepare, waits, true)?;
+        Ok(event.expect("the event is returned when asked for"))
     }
 
-    /// Captures the arguments (`Kernel::prepare_into`) straight into the command's event.
+    /// Builds the launch straight into the command's event: `prepare` writes its range and
+    /// its arguments (whole, or nothing if it fails).
     fn enqueue(
         queue: &Arc<Queue>,
-        kernel: &Kernel,
         command_type: cl_command_type,
-        range: NdRange,
+        prepare: impl FnOnce(*mut NdRange, *mut PreparedLaunch) -> ClResult<()>,
         waits: Vec<Arc<Event>>,
-    ) -> ClResult<Arc<Event>> {
-        let device = queue.device();
+        returned: bool,
+    ) -> ClResult<Option<Arc<Event>>> {
         let build = |at: *mut Launch| {
-            // SAFETY: `at` is valid for writes of a `Launch`; `prepare_into` writes the
-            // arguments whole or, failing, nothing, and the other fields follow.
+            // SAFETY: `at` is valid for writes of a `Launch`; `prepare` writes the range
+            // and the arguments whole or, failing, nothing, and the last field follows.
             unsafe {
-                kernel.prepare_into(device, &raw mut (*at).prepared)?;
+                prepare(&raw mut (*at).range, &raw mut (*at).prepared)?;
                 (&raw mut (*at).command_type).write(command_type);
-                (&raw mut (*at).range).write(range);
             }
             Ok(())
         };
         // SAFETY: `build` writes every field of the launch, or nothing.
-        unsafe { super::enqueue_built(queue, waits, false, build) }
+        unsafe { super::enqueue_built_returning(queue, waits, false, returned, build) }
     }
 }
 

@@ -93,6 +93,24 @@ pub unsafe fn enqueue_built<C: Command>(
     blocking: bool,
     build: impl FnOnce(*mut C) -> ClResult<()>,
 ) -> ClResult<Arc<Event>> {
+    // SAFETY: the caller's contract.
+    let event = unsafe { enqueue_built_returning(queue, waits, blocking, true, build) }?;
+    Ok(event.expect("the event is returned when asked for"))
+}
+
+/// [`enqueue_built`], returning the event only if `returned` (see
+/// `Queue::enqueue_returning`; a blocking command's is waited for either way).
+///
+/// # Safety
+/// As [`enqueue_built`].
+#[inline(always)]
+pub unsafe fn enqueue_built_returning<C: Command>(
+    queue: &Arc<Queue>,
+    waits: Vec<Arc<Event>>,
+    blocking: bool,
+    returned: bool,
+    build: impl FnOnce(*mut C) -> ClResult<()>,
+) -> ClResult<Option<Arc<Event>>> {
     let build = |at: *mut Once<C>| {
         // SAFETY: `at` is valid for writes of a `Once<C>`; the command is marked live once
         // `build` has written it (the caller's contract).
@@ -117,14 +135,14 @@ pub unsafe fn enqueue_built<C: Command>(
             },
         }
     };
-    let event = queue.enqueue_with(waits, build, describe)?;
-    if blocking {
+    let event = queue.enqueue_returning(waits, returned || blocking, build, describe)?;
+    if blocking && let Some(event) = &event {
         match event.wait() {
             CL_COMPLETE => {}
             status => return fail(status),
         }
     }
-    Ok(event)
+    Ok(event.filter(|_| returned))
 }
 
 /// A command as its event holds it (see `crate::queue::Job`): run once, or dropped unrun.
@@ -287,5 +305,30 @@ mod tests {
         let event = enqueue(&queue, Counted(Arc::clone(&counts)), Vec::new(), true).unwrap();
         assert_eq!(event.status(), CL_COMPLETE);
         assert_eq!(seen(), [2, 4]);
+    }
+
+    /// A command whose event the application did not ask for is enqueued all the same:
+    /// nothing is returned, a blocking one has run on return, and `clFinish` waits for
+    /// the other.
+    #[test]
+    fn a_command_whose_event_is_not_returned_still_runs() {
+        let queue = crate::queue::tests::queue(0);
+        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let seen = || counts.each_ref().map(|c| c.load(Ordering::Relaxed));
+        let unreturned = |blocking| {
+            let command = Counted(Arc::clone(&counts));
+            // SAFETY: the command is written whole.
+            unsafe {
+                enqueue_built_returning(&queue, Vec::new(), blocking, false, |at: *mut Counted| {
+                    at.write(command);
+                    Ok(())
+                })
+            }
+        };
+        assert!(matches!(unreturned(true), Ok(None)));
+        assert_eq!(seen(), [1, 1]);
+        assert!(matches!(unreturned(false), Ok(None)));
+        queue.finish();
+        assert_eq!(seen(), [2, 2]);
     }
 }

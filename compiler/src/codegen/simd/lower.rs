@@ -111,6 +111,13 @@ pub(super) struct VecLower<'a, 'b> {
     pub(super) group: usize,
     /// A statement is being lowered for one group (its blocks are not split by group).
     pub(super) in_group: bool,
+    /// Uniform loops of a constant trip count are unrolled (region rows, `trips.rs`).
+    pub(super) unroll_constant_loops: bool,
+    /// The trip count of the loop statement about to be lowered, where it is unrolled.
+    next_trips: Option<i64>,
+    /// The loop statements unrolled (their addresses in the typed tree, which lowering
+    /// does not move): straight-line code for the rule of groups per step (`unroll.rs`).
+    pub(super) unrolled: HashSet<usize>,
 }
 
 impl<'a, 'b> VecLower<'a, 'b> {
@@ -165,6 +172,9 @@ impl<'a, 'b> VecLower<'a, 'b> {
             group: 0,
             in_group: false,
             group_loops: Vec::new(),
+            unroll_constant_loops: false,
+            next_trips: None,
+            unrolled: HashSet::new(),
         };
         v.inductions = v.induction_variables(body);
         v
@@ -355,11 +365,17 @@ impl<'a, 'b> VecLower<'a, 'b> {
     pub(super) fn block(&mut self, stmts: &[Stmt]) -> Result<()> {
         // Where the rest of a divergent block goes once its lanes have all left it.
         let mut end = None;
-        for s in stmts {
+        for (i, s) in stmts.iter().enumerate() {
             if self.terminated() {
                 let b = self.l.b.create_block();
                 self.l.b.switch_to_block(b);
             }
+            self.next_trips = match (i.checked_sub(1), &stmts[i..]) {
+                (Some(before), [lp, ..]) if self.unrolls(&stmts[before], lp) => {
+                    super::trips::constant_trips(&stmts[before], lp)
+                }
+                _ => None,
+            };
             if self.split_groups() > 1 {
                 self.grouped_statement(s)?;
             } else {
@@ -441,7 +457,13 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 let uniform = self.uniform_loop_statement(s);
                 let parts: Vec<&Expr> = cond.iter().chain(step.iter()).collect();
                 self.compute_before_loop(&parts, body)?;
-                if uniform {
+                if let (Some(trips), Some(step)) = (self.next_trips.take(), step) {
+                    self.unrolled.insert(std::ptr::from_ref(s) as usize);
+                    for _ in 0..trips {
+                        self.block(body)?;
+                        self.vexpr(step)?;
+                    }
+                } else if uniform {
                     self.uniform_loop(cond.as_ref(), step.as_ref(), body, *test_after)?;
                 } else {
                     self.varying_loop((cond.as_ref(), step.as_ref()), body, *test_after)?;
@@ -532,6 +554,15 @@ impl<'a, 'b> VecLower<'a, 'b> {
         cond.as_ref().is_none_or(|c| self.is_uniform(c))
             && step.as_ref().is_none_or(|e| self.is_uniform(e))
             && !self.leaves_under_varying(body, false)
+    }
+
+    /// Whether the loop statement `lp`, after the statement `before`, may be unrolled
+    /// (`trips.rs`): unrolling is on, `lp` is a uniform loop and `before` declares a
+    /// uniform counter.
+    fn unrolls(&self, before: &Stmt, lp: &Stmt) -> bool {
+        self.unroll_constant_loops
+            && self.uniform_loop_statement(lp)
+            && matches!(before.kind, StmtKind::Decl { local, .. } if self.uniform.contains(&local))
     }
 
     /// Whether the innermost loop runs every lane together.

@@ -48,6 +48,7 @@ mod pair;
 mod places;
 mod regions;
 mod seq_compare;
+mod trips;
 mod unroll;
 mod value;
 

@@ -1,0 +1,383 @@
+//! Batched hand-off of an in-order queue's commands to the thread that runs its chain.
+//!
+//! Without batches, each command of an in-order burst registered itself as a continuation
+//! of the command before it (a lock on that event's state, a count on it, a count on the
+//! queue) and the worker, finishing that command, counted the next one down, submitted it
+//! and dropped the counts. Each of those is a locked instruction on a line the other core
+//! wrote last: the enqueuing thread stalled on every enqueue whenever a worker was close
+//! behind it (session 10's profile: a third of `enqueue_event` on such instructions).
+//!
+//! With batches, the command that starts a chain (the *leader*: a command enqueued when no
+//! runner holds the queue's chain) is submitted as before; the plain commands enqueued
+//! behind it (no unfinished wait list, not blocking, in order) join [`Batch::items`] under
+//! the queue's lock, which then only application threads take, and touch no other event
+//! and no worker's line. Whoever runs the leader (a worker, or a thread waiting for one of
+//! the commands) then takes the whole list in one exchange under that lock, runs it, and
+//! takes the next list, until it finds none: the hand-off costs one lock per batch, not
+//! a continuation per command. A command that cannot join (its wait list has not finished,
+//! it blocks, it is a marker or barrier) closes the batch and waits for the newest command
+//! as before; once the runner has found no more items, the next command leads a new chain.
+//!
+//! `CLIFT_BATCH=0` ([`enabled`]) turns batches off (every command is linked to the one
+//! before it), for A/B measurements and for telling a batch bug from another.
+
+use std::sync::{Arc, OnceLock};
+
+use super::Queue;
+use crate::event::Event;
+
+/// `CLIFT_BATCH`: `0` turns batched hand-off off (see the module's documentation).
+pub const BATCH_VAR: &str = "CLIFT_BATCH";
+
+/// Whether queues made from now on batch their in-order commands (read once).
+pub fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| parse(std::env::var(BATCH_VAR).ok().as_deref()))
+}
+
+/// Everything but a `0` (after trimming) leaves batches on.
+fn parse(value: Option<&str>) -> bool {
+    value.is_none_or(|v| v.trim() != "0")
+}
+
+/// The batch of an in-order queue, under the queue's lock.
+#[derive(Default)]
+pub(super) struct Batch {
+    /// Commands enqueued behind the chain's runner, in order, not taken by it yet.
+    items: Vec<Arc<Event>>,
+    /// A runner (the thread that runs the leader, then the items it takes) will look at
+    /// `items` again before it lets go of the chain.
+    runner: bool,
+    /// A plain command may join `items`: the newest in-order command is the runner's.
+    open: bool,
+    /// The command whose runner takes `items`: a thread waiting for an item, or flushing
+    /// it, runs or flushes the leader.
+    leader: Option<Arc<Event>>,
+}
+
+impl Batch {
+    /// The leader a joining command records, if a plain command may join now.
+    pub(super) fn joinable(&self) -> Option<&Arc<Event>> {
+        if self.open {
+            self.leader.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// Adds a command that [`Batch::joinable`] allowed.
+    pub(super) fn join(&mut self, event: Arc<Event>) {
+        debug_assert!(self.open);
+        self.items.push(event);
+    }
+
+    /// A command that does not join: closes the batch (later commands are linked to the
+    /// one before them until the runner lets go). Returns whether it leads a new batch
+    /// instead (no runner holds the chain, and it may: `may_lead`).
+    pub(super) fn close_or_lead(&mut self, may_lead: bool) -> bool {
+        self.open = false;
+        let leads = may_lead && !self.runner;
+        if leads {
+            self.runner = true;
+            self.open = true;
+        }
+        leads
+    }
+
+    /// Records the new leader (after [`Batch::close_or_lead`] said it leads); returns the
+    /// one it replaces, to be dropped after the queue's lock is released.
+    pub(super) fn set_leader(&mut self, leader: Arc<Event>) -> Option<Arc<Event>> {
+        self.leader.replace(leader)
+    }
+
+    /// The runner takes every item (`spare`, empty, takes their place, so that the two
+    /// vectors' allocations go back and forth without a `malloc`). With none, the runner
+    /// lets go of the chain: the batch closes, and the leader is returned to be dropped
+    /// outside the lock.
+    fn take(&mut self, spare: &mut Vec<Arc<Event>>) -> Option<Arc<Event>> {
+        debug_assert!(spare.is_empty() && self.runner);
+        std::mem::swap(&mut self.items, spare);
+        if spare.is_empty() {
+            self.runner = false;
+            self.open = false;
+            return self.leader.take();
+        }
+        None
+    }
+
+    /// Items the runner took and did not run go back in front of the others.
+    fn give_back(&mut self, rest: Vec<Arc<Event>>) {
+        self.items.splice(0..0, rest);
+    }
+
+    #[cfg(test)]
+    pub(super) fn items(&self) -> usize {
+        self.items.len()
+    }
+}
+
+/// Runs the queue's batches after its leader has run, until no item is left; `until`: the
+/// event a waiting thread runs them for, after which the rest goes to the pool.
+pub(super) fn run_batches(queue: Arc<Queue>, until: Option<&Event>) {
+    run_from(queue, Vec::new(), until);
+}
+
+/// [`run_batches`] with `items` taken already.
+fn run_from(queue: Arc<Queue>, mut items: Vec<Arc<Event>>, until: Option<&Event>) {
+    loop {
+        if items.is_empty() {
+            let done = queue.state.lock().batch.take(&mut items);
+            if items.is_empty() {
+                drop(done);
+                return;
+            }
+        }
+        let mut taken = items.drain(..);
+        while let Some(item) = taken.next() {
+            if until.is_some_and(Event::is_finished) {
+                let rest = std::iter::once(item).chain(taken).collect();
+                queue.state.lock().batch.give_back(rest);
+                return hand_over(queue);
+            }
+            super::execute(&item, &queue);
+        }
+    }
+}
+
+/// Hands the running of the queue's batches to the pool (a waiting thread has what it
+/// waited for; a leader failed without running), if there is any item: otherwise the
+/// runner lets go of the chain here, and the queue may go at once. Without a pool (it
+/// failed to start), the items run here.
+pub(super) fn hand_over(queue: Arc<Queue>) {
+    let mut items = Vec::new();
+    let done = queue.state.lock().batch.take(&mut items);
+    if items.is_empty() {
+        drop(done);
+        return;
+    }
+    match queue.device.executor() {
+        Ok(executor) => {
+            let held = Arc::clone(&queue);
+            executor.spawn(move || super::on_worker(|| run_from(held, items, None)));
+        }
+        Err(_) => run_from(queue, items, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use khronos_headers::*;
+    use parking_lot::Mutex;
+
+    use super::*;
+    use crate::context::{Context, ContextProperties};
+    use crate::platform::Platform;
+    use crate::queue::{QueueOrder, Start, pending, work};
+
+    /// Only `0` turns batches off.
+    #[test]
+    fn only_zero_turns_batches_off() {
+        assert!(parse(None));
+        assert!(parse(Some("1")));
+        assert!(parse(Some("")));
+        assert!(!parse(Some("0")));
+        assert!(!parse(Some(" 0 ")));
+    }
+
+    /// A batch opens with its leader, closes when a command does not join, and a new
+    /// command leads only once the runner has let go.
+    #[test]
+    fn a_batch_opens_with_its_leader_and_closes_for_a_command_that_does_not_join() {
+        let mut batch = Batch::default();
+        assert!(batch.joinable().is_none());
+        assert!(batch.close_or_lead(true));
+        assert!(batch.runner && batch.open);
+        // A command that does not join while the runner holds the chain does not lead.
+        assert!(!batch.close_or_lead(true));
+        assert!(batch.runner && !batch.open);
+        let mut spare = Vec::new();
+        assert!(batch.take(&mut spare).is_none());
+        assert!(spare.is_empty() && !batch.runner && !batch.open);
+        // Not allowed to lead (a blocking command): no batch opens.
+        assert!(!batch.close_or_lead(false));
+        assert!(!batch.runner && !batch.open);
+    }
+
+    /// An in-order queue that no flusher looks at, batching or not, with `properties`.
+    fn queue(batching: bool, properties: cl_command_queue_properties) -> Arc<Queue> {
+        let device = Arc::clone(&Platform::get().devices()[0]);
+        let context = Context::new(
+            vec![Arc::clone(&device)],
+            ContextProperties::default(),
+            None,
+        );
+        Queue::unflushed(context, device, properties, batching).unwrap()
+    }
+
+    /// What the commands of a test did: (index, thread name), in the order they ran.
+    type Log = Arc<Mutex<Vec<(usize, String)>>>;
+
+    /// Enqueues a command that records `index` in `log`, after `waits`.
+    fn record(
+        queue: &Arc<Queue>,
+        log: &Log,
+        index: usize,
+        waits: Vec<Arc<Event>>,
+        start: Start,
+    ) -> Arc<Event> {
+        let log = Arc::clone(log);
+        queue.enqueue(
+            CL_COMMAND_MARKER,
+            waits,
+            QueueOrder::Command,
+            start,
+            work(move |_| {
+                let name = std::thread::current().name().unwrap_or("").to_string();
+                log.lock().push((index, name));
+                Ok(())
+            }),
+        )
+    }
+
+    fn order(log: &Log) -> Vec<usize> {
+        log.lock().iter().map(|(i, _)| *i).collect()
+    }
+
+    /// Behind a leader that waits for a user event, plain commands join its batch (queued,
+    /// linked to nothing but the leader); they run in order once it has run, and the
+    /// runner then lets go of the chain. With batches off, none joins.
+    #[test]
+    fn plain_commands_behind_a_leader_join_its_batch_and_run_in_order() {
+        for batching in [true, false] {
+            let queue = queue(batching, 0);
+            let log = Log::default();
+            let gate = Event::user(Arc::clone(queue.context()));
+            let mut events = vec![record(&queue, &log, 0, vec![Arc::clone(&gate)], Start::Now)];
+            events.extend((1..6).map(|i| record(&queue, &log, i, Vec::new(), Start::Now)));
+            let joined = if batching { 5 } else { 0 };
+            assert_eq!(queue.state.lock().batch.items(), joined);
+            assert_eq!(pending(&events[0]).leads, batching);
+            for event in &events[1..] {
+                assert_eq!(event.status(), CL_QUEUED);
+                assert_eq!(pending(event).leader().is_some(), batching);
+            }
+            gate.set_status(CL_COMPLETE);
+            queue.finish();
+            assert_eq!(order(&log), [0, 1, 2, 3, 4, 5]);
+            assert!(events.iter().all(|e| e.status() == CL_COMPLETE));
+            let state = queue.state.lock();
+            assert_eq!(state.batch.items(), 0);
+            assert!(!state.batch.runner && !state.batch.open);
+        }
+    }
+
+    /// A command whose wait list has not finished closes the batch: it waits for the
+    /// batch's last command, and the commands after it wait for it, not joining.
+    #[test]
+    fn a_command_with_an_unfinished_wait_list_closes_the_batch() {
+        let queue = queue(true, 0);
+        let log = Log::default();
+        let (first, second) = (
+            Event::user(Arc::clone(queue.context())),
+            Event::user(Arc::clone(queue.context())),
+        );
+        let mut events = vec![record(
+            &queue,
+            &log,
+            0,
+            vec![Arc::clone(&first)],
+            Start::Now,
+        )];
+        events.extend((1..3).map(|i| record(&queue, &log, i, Vec::new(), Start::Now)));
+        events.push(record(
+            &queue,
+            &log,
+            3,
+            vec![Arc::clone(&second)],
+            Start::Now,
+        ));
+        events.extend((4..6).map(|i| record(&queue, &log, i, Vec::new(), Start::Now)));
+        assert_eq!(queue.state.lock().batch.items(), 2);
+        assert!(pending(&events[4]).leader().is_none());
+        first.set_status(CL_COMPLETE);
+        assert_eq!(events[2].wait(), CL_COMPLETE);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(order(&log), [0, 1, 2]);
+        assert_eq!(events[5].status(), CL_QUEUED);
+        second.set_status(CL_COMPLETE);
+        queue.finish();
+        assert_eq!(order(&log), [0, 1, 2, 3, 4, 5]);
+    }
+
+    /// A leader whose wait list failed does not run, and its batch still does (the
+    /// queue's order makes a command wait, not fail).
+    #[test]
+    fn the_batch_of_a_failed_leader_still_runs() {
+        let queue = queue(true, 0);
+        let log = Log::default();
+        let gate = Event::user(Arc::clone(queue.context()));
+        let leader = record(&queue, &log, 0, vec![Arc::clone(&gate)], Start::Now);
+        let items: Vec<_> = (1..3)
+            .map(|i| record(&queue, &log, i, Vec::new(), Start::Now))
+            .collect();
+        gate.set_status(CL_INVALID_VALUE);
+        assert_eq!(items[1].wait(), CL_COMPLETE);
+        assert_eq!(items[0].status(), CL_COMPLETE);
+        assert_eq!(
+            leader.status(),
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        );
+        assert_eq!(order(&log), [1, 2]);
+    }
+
+    /// A thread waiting for a command of a batch whose leader is deferred runs the leader
+    /// and the batch up to its command; the rest goes to a worker.
+    #[test]
+    fn a_waiting_thread_runs_a_batch_up_to_its_command_and_hands_on_the_rest() {
+        let queue = queue(true, 0);
+        let log = Log::default();
+        let events: Vec<_> = (0..4)
+            .map(|i| record(&queue, &log, i, Vec::new(), Start::Short))
+            .collect();
+        assert!(
+            pending(&events[0])
+                .deferred
+                .load(std::sync::atomic::Ordering::Relaxed)
+        );
+        assert_eq!(events[1].wait(), CL_COMPLETE);
+        assert_eq!(events[3].wait(), CL_COMPLETE);
+        let here = std::thread::current().name().unwrap_or("").to_string();
+        let log = log.lock();
+        assert_eq!(
+            log.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        assert_eq!([&log[0].1, &log[1].1], [&here, &here]);
+        for (_, name) in &log[2..] {
+            assert!(name.starts_with("clift-worker-"), "{name}");
+        }
+    }
+
+    /// A command of a batch records its four profiling times, in order (submitted and
+    /// started at once, when its runner reaches it).
+    #[test]
+    fn a_batched_command_records_its_profiling_times() {
+        let queue = queue(true, CL_QUEUE_PROFILING_ENABLE);
+        let log = Log::default();
+        let gate = Event::user(Arc::clone(queue.context()));
+        let _leader = record(&queue, &log, 0, vec![Arc::clone(&gate)], Start::Now);
+        let item = record(&queue, &log, 1, Vec::new(), Start::Now);
+        assert!(pending(&item).leader().is_some());
+        let [queued, submit, start, end] = item.profiling();
+        assert!(queued > 0);
+        assert_eq!([submit, start, end], [0, 0, 0]);
+        gate.set_status(CL_COMPLETE);
+        assert_eq!(item.wait(), CL_COMPLETE);
+        let [queued, submit, start, end] = item.profiling();
+        assert!(
+            queued <= submit && submit == start && start <= end,
+            "{:?}",
+            item.profiling()
+        );
+    }
+}

@@ -179,20 +179,7 @@ fn the_float16_bandwidth_loop_adds_from_memory_and_keeps_the_host_sums() {
         let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
         assert_eq!(got, want, "{what}");
     }
-    let collected = clift_compiler::codegen::dump::collect_during(|| {
-        common::compile_fp64(
-            BANDWIDTH,
-            CodegenOptions {
-                mad_enable: true,
-                ..Default::default()
-            },
-        );
-    });
-    let (_, asm) = collected
-        .asm
-        .iter()
-        .find(|(name, _)| name == "'bandwidth'")
-        .expect("the row function's machine code");
+    let asm = machine_code(BANDWIDTH, "'bandwidth'");
     let from_memory = asm
         .lines()
         .filter(|l| l.trim_start().starts_with("vaddps 0x") || l.contains("vaddps ("))
@@ -201,4 +188,52 @@ fn the_float16_bandwidth_loop_adds_from_memory_and_keeps_the_host_sums() {
     assert!(!asm.contains("(%rsp)"), "{asm}");
     // The sum of item 0 itself, as a check of the host model.
     assert_eq!(bandwidth_want(0, local, &a), 90.77291);
+}
+
+/// The `double16` chains' loop (`dp`'s scalar row) is one `vfmadd213pd` per `mad` and the
+/// counter's step: each `fma` writes over the factor that dies in it (`codegen/
+/// fma_operands.rs`), so no register is copied and nothing goes to the stack. (Its values
+/// are the host's: `double16_mad_chains_give_the_fused_host_values_in_every_order`.)
+#[test]
+fn the_double16_chains_fuse_in_place_without_copies_or_spills() {
+    let asm = machine_code(SOURCE, "'dp'");
+    // The machine code's blocks, each as its instruction lines.
+    let mut blocks: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in asm.lines() {
+        if line.starts_with("block") {
+            blocks.push(Vec::new());
+        } else if let Some(block) = blocks.last_mut() {
+            block.push(line.trim());
+        }
+    }
+    let fmas = |b: &Vec<&str>| b.iter().filter(|l| l.starts_with("vfmadd")).count();
+    let body = blocks.iter().max_by_key(|b| fmas(b)).expect("blocks");
+    // 8 `mad`s of 8 `f64x2` registers per iteration.
+    assert_eq!(fmas(body), 64, "{asm}");
+    let others: Vec<&str> = body
+        .iter()
+        .filter(|l| !l.starts_with("vfmadd213pd"))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(others, ["leal", "jmp"], "{asm}");
+}
+
+/// The machine code of the function `name` (as the dump names it) of `source` built with
+/// `-cl-mad-enable`.
+fn machine_code(source: &str, name: &str) -> String {
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        common::compile_fp64(
+            source,
+            CodegenOptions {
+                mad_enable: true,
+                ..Default::default()
+            },
+        );
+    });
+    collected
+        .asm
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, asm)| asm)
+        .expect("the function's machine code")
 }

@@ -23,6 +23,7 @@
 
 mod builtins;
 pub mod dump;
+mod fma_operands;
 mod fold_loads;
 mod func;
 mod geometric;
@@ -551,6 +552,7 @@ fn compile_one(
     d.ctx
         .optimize(isa, &mut Default::default())
         .map_err(error)?;
+    fma_operands::order_factors(&mut d.ctx.func);
     if scheduled {
         if fold_loads::enabled_by_environment() {
             fold_loads::fold_loads(&mut d.ctx);

@@ -104,15 +104,6 @@ pub(in crate::codegen) fn define_vector_region(
     Ok(id)
 }
 
-/// What the steps of a region's row share: the row's first frame, the kernel's arguments
-/// (the group's first region), the item counters and where the steps end.
-struct RowState<'a> {
-    row_frame: Value,
-    arguments: Option<&'a [super::super::func::Lanes]>,
-    counters: (cranelift_frontend::Variable, cranelift_frontend::Variable),
-    end: Value,
-}
-
 /// Whether the region's vectorized function can be built; the reason where not.
 fn check(
     f: &tir::Function,
@@ -198,8 +189,6 @@ impl VecLower<'_, '_> {
         } else {
             self.active_ids(stmts, size)?
         };
-        let bounded = active.is_some();
-        let body = self.f.body.as_deref().unwrap_or_default();
         let (end, ret) = match active {
             Some(range) => {
                 let (start, end, ret) = self.bounded_steps(range, count, size);
@@ -211,53 +200,6 @@ impl VecLower<'_, '_> {
             }
             None => (count, count),
         };
-        // The steps of one group are lowered first (they run last, for what is left of
-        // the row): what they cost decides how many groups the steps before them run
-        // (`unroll.rs`).
-        let (several, rest) = (self.l.b.create_block(), self.l.b.create_block());
-        self.l.b.ins().jump(several, &[]);
-        self.l.b.switch_to_block(rest);
-        let uniform = self.uniform.clone();
-        let (insts, lane_work) = (self.l.b.func.dfg.num_insts(), self.lane_work);
-        let row = RowState {
-            row_frame,
-            arguments: arguments.as_deref(),
-            counters: (x, gx),
-            end,
-        };
-        self.region_steps(region, &row, 1)?;
-        // The scalar row function that runs the rest finds the row's first frame there.
-        self.set_frame(row_frame);
-        self.l.b.ins().return_(&[ret]);
-        let step = super::unroll::Step {
-            insts: self.l.b.func.dfg.num_insts() - insts,
-            lane_work: self.lane_work - lane_work,
-        };
-        // Regions that store the parameters, skip items (`bounds.rs`) or have items that
-        // return (`done.rs`) run one group.
-        let unroll = if region.load_parameters || bounded || has_return(body) {
-            1
-        } else {
-            super::unroll::region_groups(self, stmts, step)
-        };
-        self.l.b.switch_to_block(several);
-        if unroll > 1 {
-            // What the first steps made uniform (`enter_varying`) is computed again.
-            self.uniform = uniform;
-            self.region_steps(region, &row, unroll)?;
-        }
-        self.l.b.ins().jump(rest, &[]);
-        self.l.b.seal_all_blocks();
-        self.groups = unroll;
-        Ok(())
-    }
-
-    /// A loop of steps of `u` groups of [`WIDTH`] items of the region while a whole step
-    /// fits before the row's `end`.
-    fn region_steps(&mut self, region: &Region, row: &RowState, u: usize) -> Result<()> {
-        let (stmts, frames) = (region.stmts, region.frames);
-        let (x, gx) = row.counters;
-        let flags = MemFlagsData::trusted();
         let (head, body_b, exit) = (
             self.l.b.create_block(),
             self.l.b.create_block(),
@@ -265,65 +207,46 @@ impl VecLower<'_, '_> {
         );
         self.l.b.ins().jump(head, &[]);
         self.l.b.switch_to_block(head);
-        // `end` is a whole number of one-group steps from the first: one group's step fits
-        // while its first item is before `end`.
         let xv = self.l.b.use_var(x);
-        let more = if u == 1 {
-            self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, row.end)
-        } else {
-            let last = self.l.b.ins().iadd_imm_s(xv, WIDTH * u as i64);
-            self.l
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedLessThanOrEqual, last, row.end)
-        };
+        let more = self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, end);
         self.l.b.ins().brif(more, body_b, &[], exit, &[]);
         self.l.b.switch_to_block(body_b);
-        self.reset_groups(if u > 1 { u } else { 0 });
-        // Each group's items' frames.
-        let mut lane_frames: Vec<Vec<Value>> = Vec::new();
-        for g in 0..u {
-            self.enter_group(g);
-            self.group_ids(g, x, gx);
-            let frames_of_group = (0..WIDTH as usize)
-                .map(|k| {
-                    let lx = self.l.b.use_var(self.lane_x[k]);
-                    let offset = self.l.b.ins().imul_imm_s(lx, i64::from(frames.size));
-                    self.l.b.ins().iadd(row.row_frame, offset)
-                })
-                .collect();
-            lane_frames.push(frames_of_group);
+        let (xv, gv) = (self.l.b.use_var(x), self.l.b.use_var(gx));
+        let mut lane_frames = Vec::new();
+        for k in 0..WIDTH as usize {
+            let lx = self.l.b.ins().iadd_imm_s(xv, k as i64);
+            self.l.b.def_var(self.lane_x[k], lx);
+            let lg = self.l.b.ins().iadd_imm_s(gv, k as i64);
+            self.l.b.def_var(self.lane_gx[k], lg);
+            let offset = self.l.b.ins().imul_imm_s(lx, i64::from(frames.size));
+            lane_frames.push(self.l.b.ins().iadd(row_frame, offset));
         }
-        self.enter_group(0);
-        if let Some(arguments) = row.arguments {
+        self.l.local_x = Some(x);
+        self.l.global_x = Some(gx);
+        if let Some(arguments) = &arguments {
             // The group's first region: each item's parameters in its frame, and its done
             // flag clear.
             let no = self.l.b.ins().iconst(types::I8, 0);
-            for &frame in lane_frames.iter().flatten() {
+            for &frame in &lane_frames {
                 self.set_frame(frame);
                 self.l
                     .b
                     .ins()
                     .store(flags, no, frame, frames.done_flag as i32);
-                self.l.store_parameters(arguments.to_vec())?;
+                self.l.store_parameters(arguments.clone())?;
             }
         }
         // What the scalar lowering reads from "the" frame (uniform variables) is the first
         // lane's.
-        self.set_frame(lane_frames[0][0]);
-        let promoted = self.promote_uniform(stmts, frames, lane_frames[0][0])?;
-        for (g, group_frames) in lane_frames.iter().enumerate() {
-            self.enter_group(g);
-            self.enter_varying(stmts, frames, group_frames)?;
-        }
-        self.enter_group(0);
+        self.set_frame(lane_frames[0]);
+        let promoted = self.promote_uniform(stmts, frames, lane_frames[0])?;
+        self.enter_varying(stmts, frames, &lane_frames)?;
         let body = self.f.body.as_deref().unwrap_or_default();
         if has_return(body) {
-            // Items that returned are skipped (their done bytes), here and in later regions
-            // (one group: `region_function`).
+            // Items that returned are skipped (their done bytes), here and in later regions.
             let latch = self.l.b.create_block();
             self.enter_live(
-                &lane_frames[0],
+                &lane_frames,
                 frames.done_flag,
                 region.load_parameters,
                 latch,
@@ -331,7 +254,7 @@ impl VecLower<'_, '_> {
             self.block(stmts)?;
             self.jump(latch);
             self.l.b.switch_to_block(latch);
-            self.leave_live(&lane_frames[0], frames.done_flag);
+            self.leave_live(&lane_frames, frames.done_flag);
         } else {
             self.block(stmts)?;
         }
@@ -343,7 +266,7 @@ impl VecLower<'_, '_> {
             }
             let ty = self.f.local(id).ty.ty.clone();
             let value = self.l.load(&PlaceRef::Var(id), &ty)?;
-            for &frame in lane_frames.iter().flatten() {
+            for &frame in &lane_frames {
                 let addr = self.l.b.ins().iadd_imm_s(frame, i64::from(offset));
                 self.l.store(&PlaceRef::Mem(addr), &ty, value.clone())?;
             }
@@ -353,27 +276,27 @@ impl VecLower<'_, '_> {
             .filter(|id| self.vars.contains_key(id))
             .collect();
         varying.sort();
-        for (g, group_frames) in lane_frames.iter().enumerate() {
-            self.enter_group(g);
-            for &id in &varying {
-                let ty = self.f.local(id).ty.ty.clone();
-                let offset = frames.offsets[&id];
-                let v = self.get_local(id)?;
-                let lanes = self.lanes(&v);
-                for (lane, &frame) in lanes.into_iter().zip(group_frames) {
-                    let addr = self.l.b.ins().iadd_imm_s(frame, i64::from(offset));
-                    self.l.store(&PlaceRef::Mem(addr), &ty, lane)?;
-                }
+        for id in varying {
+            let ty = self.f.local(id).ty.ty.clone();
+            let offset = frames.offsets[&id];
+            let v = self.get_local(id)?;
+            let lanes = self.lanes(&v);
+            for (lane, &frame) in lanes.into_iter().zip(&lane_frames) {
+                let addr = self.l.b.ins().iadd_imm_s(frame, i64::from(offset));
+                self.l.store(&PlaceRef::Mem(addr), &ty, lane)?;
             }
         }
-        self.enter_group(0);
         for counter in [x, gx] {
             let v = self.l.b.use_var(counter);
-            let next = self.l.b.ins().iadd_imm_s(v, WIDTH * u as i64);
+            let next = self.l.b.ins().iadd_imm_s(v, WIDTH);
             self.l.b.def_var(counter, next);
         }
         self.l.b.ins().jump(head, &[]);
         self.l.b.switch_to_block(exit);
+        // The scalar row function that runs the rest finds the row's first frame there.
+        self.set_frame(row_frame);
+        self.l.b.ins().return_(&[ret]);
+        self.l.b.seal_all_blocks();
         Ok(())
     }
 

@@ -115,9 +115,6 @@ pub(super) struct VecLower<'a, 'b> {
     pub(super) unroll_constant_loops: bool,
     /// The trip count of the loop statement about to be lowered, where it is unrolled.
     next_trips: Option<i64>,
-    /// The loop statements unrolled (their addresses in the typed tree, which lowering
-    /// does not move): straight-line code for the rule of groups per step (`unroll.rs`).
-    pub(super) unrolled: HashSet<usize>,
 }
 
 impl<'a, 'b> VecLower<'a, 'b> {
@@ -174,7 +171,6 @@ impl<'a, 'b> VecLower<'a, 'b> {
             group_loops: Vec::new(),
             unroll_constant_loops: false,
             next_trips: None,
-            unrolled: HashSet::new(),
         };
         v.inductions = v.induction_variables(body);
         v
@@ -458,7 +454,6 @@ impl<'a, 'b> VecLower<'a, 'b> {
                 let parts: Vec<&Expr> = cond.iter().chain(step.iter()).collect();
                 self.compute_before_loop(&parts, body)?;
                 if let (Some(trips), Some(step)) = (self.next_trips.take(), step) {
-                    self.unrolled.insert(std::ptr::from_ref(s) as usize);
                     for _ in 0..trips {
                         self.block(body)?;
                         self.vexpr(step)?;

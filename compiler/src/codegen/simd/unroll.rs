@@ -52,13 +52,6 @@ const REGISTERS: usize = 16;
 /// of its step may hold: 2D convolution's step (167 instructions) keeps U = 4 (835).
 const BUDGET: usize = 1024;
 
-/// [`BUDGET`] for the row function of a region between barriers. A region's code computes
-/// its addresses in the local arrays anew at each access (the array's base, the scaled
-/// row index), which Cranelift's value numbering shares afterwards, so its instructions
-/// before optimization are about twice its machine code; region rows are compiled late
-/// (`late.rs`), off the build's path.
-const REGION_BUDGET: usize = 2048;
-
 /// The weight of an instruction run lane by lane on every step.
 const LANE_WEIGHT: usize = 4;
 
@@ -92,16 +85,6 @@ impl Step {
 /// The number of groups for the row function of `v` whose body is `body` and whose step
 /// of one group is `step`.
 pub(super) fn groups(v: &VecLower, body: &[Stmt], step: Step) -> usize {
-    groups_within(v, body, step, BUDGET)
-}
-
-/// The number of groups for the region row function of `v` whose region is `body` and
-/// whose step of one group is `step`: the same rule, with [`REGION_BUDGET`].
-pub(super) fn region_groups(v: &VecLower, body: &[Stmt], step: Step) -> usize {
-    groups_within(v, body, step, REGION_BUDGET)
-}
-
-fn groups_within(v: &VecLower, body: &[Stmt], step: Step, most: usize) -> usize {
     if !v.groups_allowed(body) {
         return 1;
     }
@@ -109,16 +92,16 @@ fn groups_within(v: &VecLower, body: &[Stmt], step: Step, most: usize) -> usize 
         return u;
     }
     match live_registers(v, body) {
-        Some(live) => rule(live).min(budget(step, most)),
+        Some(live) => rule(live).min(budget(step)),
         None => 1,
     }
 }
 
-/// The largest U (4, 2 or 1) whose U + 1 copies of `step` fit `most`.
-fn budget(step: Step, most: usize) -> usize {
+/// The largest U (4, 2 or 1) whose U + 1 copies of `step` fit [`BUDGET`].
+fn budget(step: Step) -> usize {
     [4, 2]
         .into_iter()
-        .find(|u| (u + 1) * step.cost() <= most)
+        .find(|u| (u + 1) * step.cost() <= BUDGET)
         .unwrap_or(1)
 }
 
@@ -129,10 +112,7 @@ fn rule(live: usize) -> usize {
 }
 
 /// The largest number of vector registers a loop of `body` keeps per group; `None` when
-/// `body` has no loop. A loop unrolled (`trips.rs`) is straight-line code: its copies'
-/// values stay live until the step's end (Cranelift places each computation at its first
-/// use, after every load of the copies), and 4 groups' copies of the tiled product's 16
-/// (16 loads each) spilled most of them.
+/// `body` has no loop.
 fn live_registers(v: &VecLower, body: &[Stmt]) -> Option<usize> {
     let mut most = None;
     visit::for_each_stmt(body, &mut |s| {
@@ -142,7 +122,6 @@ fn live_registers(v: &VecLower, body: &[Stmt]) -> Option<usize> {
             body: inner,
             ..
         } = &s.kind
-            && !v.unrolled.contains(&(std::ptr::from_ref(s) as usize))
         {
             let mut ids = Vec::new();
             cond.iter()
@@ -192,7 +171,7 @@ fn registers(v: &VecLower, id: LocalId) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{BUDGET, Step, budget, rule};
+    use super::{Step, budget, rule};
 
     /// Mandelbrot's loop (zr, zi, cr, ci, i, t and the mask: 7) gets 1 group; a sum and
     /// its index (2) get 4; n-body's 9 registers get 1; 6 get 2.
@@ -213,7 +192,7 @@ mod tests {
     /// loops and keep 1, as does the ray tracer's large step.
     #[test]
     fn groups_by_budget() {
-        let step = |insts, lane_work| budget(Step { insts, lane_work }, BUDGET);
+        let step = |insts, lane_work| budget(Step { insts, lane_work });
         assert_eq!(step(77, 0), 4);
         assert_eq!(step(167, 0), 4);
         assert_eq!(step(112, 0), 4);

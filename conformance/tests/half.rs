@@ -520,3 +520,70 @@ fn half_math_functions_are_within_one_half_ulp() {
         }
     }
 }
+
+#[test]
+fn fma_of_halves_is_rounded_once_in_every_vector_width() {
+    // cl_khr_fp16 (9.5) keeps fma correctly rounded: "fma ... 0 ulp". The float fma rounded
+    // again to half is wrong where the float result is a half tie: the full-size CTS's
+    // fma(0x5bab, 0x4cfd, 0x7701) = 33583.998... is 0x7819 (33568); float's fma is the tie
+    // 33584.0, which rounds to 0x781a. 3 * 1365 = 4095 is a tie of its own that the
+    // smallest denormal added or taken away decides.
+    let cases: [(u16, u16, u16, u16); 16] = [
+        (0x5bab, 0x4cfd, 0x7701, 0x7819),
+        (0x4200, 0x6555, 0x0001, 0x6c00),
+        (0x4200, 0x6555, 0x8001, 0x6bff),
+        (0x4200, 0x6555, 0x0000, 0x6c00),
+        (0x3c00, 0x3c00, 0x3c00, 0x4000),
+        (0x8000, 0x3c00, 0x8000, 0x8000),
+        (0x3c00, 0x3c00, 0xbc00, 0x0000),
+        (0x7bff, 0x4000, 0x0000, 0x7c00),
+        (0xdbab, 0x4cfd, 0xf701, 0xf819),
+        (0x0001, 0x0001, 0x0001, 0x0001),
+        (0x0001, 0x3800, 0x0000, 0x0000),
+        (0x0003, 0x3800, 0x0000, 0x0002),
+        (0x7c00, 0x3c00, 0xfc00, 0x7e00),
+        (0x3555, 0x3555, 0x0000, 0x2f1c),
+        (0x5640, 0x5640, 0xd640, 0x70d6),
+        (0x3c01, 0x3c01, 0xbc00, 0x1800),
+    ];
+    let fx = Fixture::new();
+    let k = fx.kernel(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+        kernel void k(global const half *a, global const half *b, global const half *c,
+                      global half *one, global half *four, global half *sixteen) {
+            size_t i = get_global_id(0);
+            one[i] = fma(a[i], b[i], c[i]);
+            if (i % 4 == 0)
+                vstore4(fma(vload4(i / 4, a), vload4(i / 4, b), vload4(i / 4, c)), i / 4, four);
+            if (i == 0)
+                vstore16(fma(vload16(0, a), vload16(0, b), vload16(0, c)), 0, sixteen);
+        }",
+        c"k",
+        c"",
+    );
+    let column = |f: fn(&(u16, u16, u16, u16)) -> u16| cases.iter().map(f).collect::<Vec<u16>>();
+    let (a, b, c, want) = (
+        column(|t| t.0),
+        column(|t| t.1),
+        column(|t| t.2),
+        column(|t| t.3),
+    );
+    let (ab, bb, cb) = (fx.buffer(&a), fx.buffer(&b), fx.buffer(&c));
+    let outs = [
+        fx.filled(0u16, 16),
+        fx.filled(0u16, 16),
+        fx.filled(0u16, 16),
+    ];
+    k.mem(0, &ab).mem(1, &bb).mem(2, &cb);
+    k.mem(3, &outs[0]).mem(4, &outs[1]).mem(5, &outs[2]);
+    fx.run(&k, None, &[16], None);
+    for (width, out) in ["half", "half4", "half16"].iter().zip(&outs) {
+        let got: Vec<u16> = fx.read(out, 16);
+        // A NaN's payload is the implementation's; every other result is exact.
+        let got: Vec<u16> = got
+            .iter()
+            .map(|&h| if h & 0x7e00 == 0x7e00 { 0x7e00 } else { h })
+            .collect();
+        assert_eq!(got, want, "fma of {width}");
+    }
+}

@@ -391,7 +391,9 @@ impl Lower<'_, '_> {
                 values[i][l]
             }
         };
-        if let Some(r) = self.packed_builtin(id.function(), values, ret, elem) {
+        // fma of halves goes lane by lane to `clift_fma_f16` (one rounding to half).
+        let half_fma = elem == Scalar::Half && id.function() == F::Fma;
+        if !half_fma && let Some(r) = self.packed_builtin(id.function(), values, ret, elem) {
             return Ok(r);
         }
         if let Some(r) = self.four_lane_math(id.function(), values, elem)? {
@@ -410,6 +412,11 @@ impl Lower<'_, '_> {
                 F::Trunc => self.b.ins().trunc(x),
                 F::Rint => self.b.ins().nearest(x),
                 F::Copysign => self.b.ins().fcopysign(x, values[1][l]),
+                // fma of halves rounds once to half: float's fma rounded again would not.
+                F::Fma if elem == Scalar::Half => {
+                    let args = [x, scalar_arg(1, l), scalar_arg(2, l)];
+                    self.call_symbol("clift_fma_f16", &args, types::F32)?
+                }
                 F::Fma => self.b.ins().fma(x, values[1][l], values[2][l]),
                 // mad may be fused; with -cl-mad-enable it is (one rounding, and faster).
                 F::Mad if self.mad_enable => self.b.ins().fma(x, values[1][l], values[2][l]),

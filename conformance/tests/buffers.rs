@@ -1287,6 +1287,51 @@ fn kernel_argument_does_not_keep_its_buffer_alive() {
     assert_eq!(api.release_program(program), CL_SUCCESS);
 }
 
+/// Launches without events (a burst that passes no event pointer) hold their buffer until
+/// they have run: a buffer the application releases meanwhile is deleted (its callback
+/// runs) only after them, without another call into the queue.
+#[test]
+fn launches_without_events_hold_their_buffer_until_they_have_run() {
+    let fx = Fixture::new();
+    let log = new_log();
+    let api = api();
+    let program = api
+        .create_program_with_source(
+            fx.context,
+            &["kernel void k(global int *x) { x[get_global_id(0)] += 1; }"],
+        )
+        .expect("clCreateProgramWithSource");
+    assert_eq!(api.build_program(program, c""), CL_SUCCESS);
+    let kernel = api.create_kernel(program, c"k").expect("clCreateKernel");
+    let mem = fx.buffer(0, 64);
+    assert_eq!(register(mem, 1, log), CL_SUCCESS);
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, mem), CL_SUCCESS);
+    let gate = api.create_user_event(fx.context).unwrap();
+    let launch = |waits: Waits<'_>| {
+        api.enqueue_nd_range_kernel(fx.queue, kernel, 1, None, Some(&[4]), None, waits, None)
+    };
+    assert_eq!(launch(Waits::on(&[gate])), CL_SUCCESS);
+    for _ in 0..50 {
+        assert_eq!(launch(Waits::NONE), CL_SUCCESS);
+    }
+    // The kernel lets go of `mem`; only the queued launches hold it.
+    let other = fx.buffer(0, 64);
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, other), CL_SUCCESS);
+    release(mem);
+    settle();
+    assert!(
+        calls(log).is_empty(),
+        "deleted while launches using it are queued"
+    );
+    assert_eq!(api.set_user_event_status(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_eq!(wait_for_calls(log, 1), [(1, mem as usize)]);
+    fx.finish();
+    release(other);
+    release_event(gate);
+    assert_eq!(api.release_kernel(kernel), CL_SUCCESS);
+    assert_eq!(api.release_program(program), CL_SUCCESS);
+}
+
 #[test]
 fn parent_is_deleted_only_after_its_sub_buffers() {
     // "If memobj is a buffer object, memobj cannot be deleted until all sub-buffer objects

@@ -20,6 +20,7 @@
 //! flusher thread.
 
 mod batch;
+mod eventless;
 mod flusher;
 mod work;
 
@@ -37,7 +38,7 @@ use crate::event::{Dependent, Event, Link, Unfinished};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
 pub(crate) use work::Nothing;
-use work::Slot;
+pub(crate) use work::Slot;
 #[cfg(test)]
 pub(crate) use work::fits as fits_in_event;
 pub use work::{Job, Work, work};
@@ -283,6 +284,9 @@ impl Queue {
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
     ) -> ClResult<Option<Arc<Event>>> {
+        if !returned && self.may_be_eventless(&wait_list) {
+            return self.enqueue_eventless(wait_list, build, describe);
+        }
         let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;
         Ok(self.enqueue_event(event, wait_list, how.order, how.start, returned))
     }
@@ -330,6 +334,9 @@ impl Queue {
                 state.track(Arc::clone(&event));
                 return Some(event);
             }
+            // What the command may wait for below (`last`, `unfinished`) must stand for
+            // every command so far, bare ones included.
+            self.mark_tail(&mut state);
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 // Every command not known to be finished, in order or not (`last` is
@@ -410,7 +417,11 @@ impl Queue {
     /// in-order one, so on an in-order queue nothing else is left to wait for (and no list
     /// is copied); then those enqueued while the queue was out-of-order.
     pub fn finish(&self) {
-        let last = self.state.lock().last.clone();
+        let last = {
+            let mut state = self.state.lock();
+            self.mark_tail(&mut state);
+            state.last.clone()
+        };
         if let Some(last) = last {
             last.wait();
         }
@@ -469,6 +480,16 @@ impl Pending {
     ) -> ClResult<*mut J> {
         // SAFETY: the caller's contract.
         unsafe { Slot::write_with(UnsafeCell::raw_get(&raw mut (*dst).work), build) }
+    }
+
+    /// Writes a job built already (in its slot) as the job of a pending command.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Pending` and holds no job.
+    #[inline(always)]
+    pub(crate) unsafe fn write_slot(dst: *mut Pending, work: Slot) {
+        // SAFETY: the caller's contract.
+        unsafe { UnsafeCell::raw_get(&raw mut (*dst).work).write(work) }
     }
 
     /// Writes the pending part of a command but its job ([`Pending::write_job`]) into

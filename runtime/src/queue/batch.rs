@@ -24,6 +24,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::Queue;
+use super::work::Slot;
 use crate::event::Event;
 
 /// `CLIFT_BATCH`: `0` turns batched hand-off off (see the module's documentation).
@@ -40,11 +41,25 @@ fn parse(value: Option<&str>) -> bool {
     value.is_none_or(|v| v.trim() != "0")
 }
 
+/// A command of a batch. (A bare command's work is held by value: boxing it would cost
+/// the allocation that leaving out its event saves.)
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Item {
+    /// A command with an event (the application asked for it, or the queue needs one to
+    /// wait for: see [`super::eventless`]).
+    Event(Arc<Event>),
+    /// A command nobody can name (see [`super::eventless`]): only its work.
+    Bare(Slot),
+}
+
 /// The batch of an in-order queue, under the queue's lock.
 #[derive(Default)]
 pub(super) struct Batch {
     /// Commands enqueued behind the chain's runner, in order, not taken by it yet.
-    items: Vec<Arc<Event>>,
+    items: Vec<Item>,
+    /// Bare commands joined since the newest command with an event (`QueueState::last`
+    /// does not stand for them: see [`super::eventless`]).
+    pub(super) unmarked: bool,
     /// A runner (the thread that runs the leader, then the items it takes) will look at
     /// `items` again before it lets go of the chain.
     runner: bool,
@@ -65,10 +80,18 @@ impl Batch {
         }
     }
 
-    /// Adds a command that [`Batch::joinable`] allowed.
+    /// Adds a command that [`Batch::joinable`] allowed (it becomes the queue's last).
     pub(super) fn join(&mut self, event: Arc<Event>) {
         debug_assert!(self.open);
-        self.items.push(event);
+        self.items.push(Item::Event(event));
+        self.unmarked = false;
+    }
+
+    /// Adds the work of a command without an event, which [`Batch::joinable`] allowed.
+    pub(super) fn join_bare(&mut self, work: Slot) {
+        debug_assert!(self.open);
+        self.items.push(Item::Bare(work));
+        self.unmarked = true;
     }
 
     /// A command that does not join: closes the batch (later commands are linked to the
@@ -92,21 +115,22 @@ impl Batch {
 
     /// The runner takes every item (`spare`, empty, takes their place, so that the two
     /// vectors' allocations go back and forth without a `malloc`). With none, the runner
-    /// lets go of the chain: the batch closes, and the leader is returned to be dropped
-    /// outside the lock.
-    fn take(&mut self, spare: &mut Vec<Arc<Event>>) -> Option<Arc<Event>> {
+    /// lets go of the chain: the batch closes (every bare command has run), and the leader
+    /// is returned to be dropped outside the lock.
+    fn take(&mut self, spare: &mut Vec<Item>) -> Option<Arc<Event>> {
         debug_assert!(spare.is_empty() && self.runner);
         std::mem::swap(&mut self.items, spare);
         if spare.is_empty() {
             self.runner = false;
             self.open = false;
+            self.unmarked = false;
             return self.leader.take();
         }
         None
     }
 
     /// Items the runner took and did not run go back in front of the others.
-    fn give_back(&mut self, rest: Vec<Arc<Event>>) {
+    fn give_back(&mut self, rest: Vec<Item>) {
         self.items.splice(0..0, rest);
     }
 
@@ -123,7 +147,7 @@ pub(super) fn run_batches(queue: Arc<Queue>, until: Option<&Event>) {
 }
 
 /// [`run_batches`] with `items` taken already.
-fn run_from(queue: Arc<Queue>, mut items: Vec<Arc<Event>>, until: Option<&Event>) {
+fn run_from(queue: Arc<Queue>, mut items: Vec<Item>, until: Option<&Event>) {
     loop {
         if items.is_empty() {
             let done = queue.state.lock().batch.take(&mut items);
@@ -139,7 +163,14 @@ fn run_from(queue: Arc<Queue>, mut items: Vec<Arc<Event>>, until: Option<&Event>
                 queue.state.lock().batch.give_back(rest);
                 return hand_over(queue);
             }
-            super::execute(&item, &queue);
+            match item {
+                Item::Event(event) => super::execute(&event, &queue),
+                // Nobody can see its status: a fault in it was told to the context's
+                // notify callback (and stderr) where it happened.
+                Item::Bare(mut work) => {
+                    let _ = work.run(Some(&queue));
+                }
+            }
         }
     }
 }
@@ -165,7 +196,7 @@ pub(super) fn hand_over(queue: Arc<Queue>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use khronos_headers::*;
     use parking_lot::Mutex;
 
@@ -204,7 +235,10 @@ mod tests {
     }
 
     /// An in-order queue that no flusher looks at, batching or not, with `properties`.
-    fn queue(batching: bool, properties: cl_command_queue_properties) -> Arc<Queue> {
+    pub(in crate::queue) fn queue(
+        batching: bool,
+        properties: cl_command_queue_properties,
+    ) -> Arc<Queue> {
         let device = Arc::clone(&Platform::get().devices()[0]);
         let context = Context::new(
             vec![Arc::clone(&device)],

@@ -1221,6 +1221,16 @@ fn destructor_callback_waits_for_commands_using_the_buffer() {
     release_event(gate);
 }
 
+/// The program built from `source` and its kernel `k`.
+fn built_kernel(fx: &Fixture, source: &str) -> (cl_program, cl_kernel) {
+    let program = api()
+        .create_program_with_source(fx.context, &[source])
+        .expect("clCreateProgramWithSource");
+    assert_eq!(api().build_program(program, c""), CL_SUCCESS);
+    let kernel = api().create_kernel(program, c"k").expect("clCreateKernel");
+    (program, kernel)
+}
+
 #[test]
 fn kernel_argument_does_not_keep_its_buffer_alive() {
     // The CTS's retain_mem_object_set_kernel_arg: a buffer set as a kernel argument and then
@@ -1228,11 +1238,7 @@ fn kernel_argument_does_not_keep_its_buffer_alive() {
     let fx = Fixture::new();
     let log = new_log();
     let api = api();
-    let program = api
-        .create_program_with_source(fx.context, &["kernel void k(global int *x) { x[0] = 7; }"])
-        .expect("clCreateProgramWithSource");
-    assert_eq!(api.build_program(program, c""), CL_SUCCESS);
-    let kernel = api.create_kernel(program, c"k").expect("clCreateKernel");
+    let (program, kernel) = built_kernel(&fx, "kernel void k(global int *x) { x[0] = 7; }");
     let mem = fx.buffer(0, 64);
     assert_eq!(register(mem, 1, log), CL_SUCCESS);
     assert_eq!(api.set_kernel_arg_mem(kernel, 0, mem), CL_SUCCESS);
@@ -1295,14 +1301,10 @@ fn launches_without_events_hold_their_buffer_until_they_have_run() {
     let fx = Fixture::new();
     let log = new_log();
     let api = api();
-    let program = api
-        .create_program_with_source(
-            fx.context,
-            &["kernel void k(global int *x) { x[get_global_id(0)] += 1; }"],
-        )
-        .expect("clCreateProgramWithSource");
-    assert_eq!(api.build_program(program, c""), CL_SUCCESS);
-    let kernel = api.create_kernel(program, c"k").expect("clCreateKernel");
+    let (program, kernel) = built_kernel(
+        &fx,
+        "kernel void k(global int *x) { x[get_global_id(0)] += 1; }",
+    );
     let mem = fx.buffer(0, 64);
     assert_eq!(register(mem, 1, log), CL_SUCCESS);
     assert_eq!(api.set_kernel_arg_mem(kernel, 0, mem), CL_SUCCESS);

@@ -781,17 +781,7 @@ fn launches_without_events_run_in_order_with_their_own_arguments() {
     assert_eq!(api().set_kernel_arg_mem(k.kernel, 0, mem), CL_SUCCESS);
     let gate = api().create_user_event(fx.context).unwrap();
     k.arg(1, 1u32);
-    let status = api().enqueue_nd_range_kernel(
-        fx.queue,
-        k.kernel,
-        1,
-        None,
-        Some(&[1]),
-        None,
-        Waits::on(&[gate]),
-        None,
-    );
-    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(launch_one(&fx, &k, Waits::on(&[gate]), None), CL_SUCCESS);
     for v in 2..=300u32 {
         k.arg(1, v);
         fx.enqueue(&k, None, &[1], None);
@@ -815,14 +805,23 @@ fn launches_without_events_run_in_order_with_their_own_arguments() {
         fx.enqueue(&k, None, &[1], None);
     }
     assert_eq!(api().finish(fx.queue), CL_SUCCESS);
+    let finished = host.load(std::sync::atomic::Ordering::Acquire);
+    assert_eq!(finished, stepped((1..=300).chain([7, 8, 9])));
     assert_eq!(
-        host.load(std::sync::atomic::Ordering::Acquire),
-        stepped((1..=300).chain([7, 8, 9]))
+        [marker, gate].map(|event| api().release_event(event)),
+        [CL_SUCCESS; 2]
     );
-    for event in [marker, gate] {
-        assert_eq!(api().release_event(event), CL_SUCCESS);
-    }
     assert_eq!(api().release_mem_object(mem), CL_SUCCESS);
+}
+
+/// Enqueues `k` over one work-item after `waits`, returning its event into `event`.
+fn launch_one(
+    fx: &clift_conformance::kernel_fixture::Fixture,
+    k: &clift_conformance::kernel_fixture::Kernel,
+    waits: Waits<'_>,
+    event: Option<&mut cl_event>,
+) -> cl_int {
+    api().enqueue_nd_range_kernel(fx.queue, k.kernel, 1, None, Some(&[1]), None, waits, event)
 }
 
 /// A blocking read and a launch with an event after a burst of launches without events
@@ -850,17 +849,10 @@ fn a_faulting_launch_without_an_event_fails_nothing_after_it() {
     }
     k.arg(1, 11u32);
     let mut last = null_mut();
-    let status = api().enqueue_nd_range_kernel(
-        fx.queue,
-        k.kernel,
-        1,
-        None,
-        Some(&[1]),
-        None,
-        Waits::NONE,
-        Some(&mut last),
+    assert_eq!(
+        launch_one(&fx, &k, Waits::NONE, Some(&mut last)),
+        CL_SUCCESS
     );
-    assert_eq!(status, CL_SUCCESS);
     assert_eq!(api().wait_for_events(&[last]), CL_SUCCESS);
     assert_eq!(api().event_status(last), CL_COMPLETE);
     assert_eq!(fx.read::<u32>(&x, 1), [stepped(1..=11)]);

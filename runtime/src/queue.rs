@@ -327,12 +327,12 @@ impl Queue {
                 });
                 state.last = Some(Arc::clone(&event));
                 state.batch.join(Arc::clone(&event));
-                if !returned {
-                    state.track(event);
-                    return None;
-                }
-                state.track(Arc::clone(&event));
-                return Some(event);
+                let returned = returned.then(|| Arc::clone(&event));
+                state.track(event);
+                let spent = state.batch.pickup();
+                drop(state);
+                self.drop_spent(spent);
+                return returned;
             }
             // What the command may wait for below (`last`, `unfinished`) must stand for
             // every command so far, bare ones included.

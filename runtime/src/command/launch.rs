@@ -115,6 +115,15 @@ impl Command for Launch {
         self.prepared
             .run(queue.device(), queue.context(), self.range)
     }
+
+    /// A launch runs by reference: a burst's launches then keep their code's and memory
+    /// objects' counts until the enqueuing thread drops them.
+    fn run_kept(&mut self, queue: &crate::queue::Queue) -> Option<ClResult<()>> {
+        Some(
+            self.prepared
+                .run(queue.device(), queue.context(), self.range),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -52,11 +52,29 @@ pub(super) enum Item {
     Bare(Slot),
 }
 
+/// How many spent items an enqueue lets pile up before it takes them to drop
+/// ([`Batch::pickup`]): taking them costs the enqueuing thread a second lock of the queue
+/// (to give the emptied vector back), paid once per this many commands.
+const PICKUP: usize = 16;
+
 /// The batch of an in-order queue, under the queue's lock.
+///
+/// Three vectors go round without a `malloc`: the enqueuing thread fills `items`; the
+/// runner takes them and runs them in place; what it ran goes to `spent`, where the
+/// enqueuing thread picks it up and drops it (so that the counts a command took at enqueue,
+/// on its kernel's code, its memory objects and its event, are dropped by the thread that
+/// took them, and those cache lines stay in its core: dropped by the runner, each was a
+/// line the two cores passed back and forth for every command); the emptied vector comes
+/// back as `free`, and the runner hands it out as the next `items`.
 #[derive(Default)]
 pub(super) struct Batch {
     /// Commands enqueued behind the chain's runner, in order, not taken by it yet.
     items: Vec<Item>,
+    /// Commands the runner has run, holding what they held, for the enqueuing thread to
+    /// drop; the runner drops them itself when it lets go of the chain.
+    spent: Vec<Item>,
+    /// An empty vector (with its capacity) for the runner's next exchange.
+    free: Vec<Item>,
     /// Bare commands joined since the newest command with an event (`QueueState::last`
     /// does not stand for them: see [`super::eventless`]).
     pub(super) unmarked: bool,
@@ -68,6 +86,13 @@ pub(super) struct Batch {
     /// The command whose runner takes `items`: a thread waiting for an item, or flushing
     /// it, runs or flushes the leader.
     leader: Option<Arc<Event>>,
+}
+
+/// What a runner lets go of with its chain, dropped after the queue's lock is released
+/// (dropping a memory object may call the application's destructor callback).
+pub(super) struct Released {
+    _leader: Option<Arc<Event>>,
+    _spent: Vec<Item>,
 }
 
 impl Batch {
@@ -113,25 +138,54 @@ impl Batch {
         self.leader.replace(leader)
     }
 
-    /// The runner takes every item (`spare`, empty, takes their place, so that the two
-    /// vectors' allocations go back and forth without a `malloc`). With none, the runner
-    /// lets go of the chain: the batch closes (every bare command has run), and the leader
-    /// is returned to be dropped outside the lock.
-    fn take(&mut self, spare: &mut Vec<Item>) -> Option<Arc<Event>> {
-        debug_assert!(spare.is_empty() && self.runner);
-        std::mem::swap(&mut self.items, spare);
-        if spare.is_empty() {
+    /// The runner hands in what it ran (`ran`) and takes every item in its place. With
+    /// none, it lets go of the chain: the batch closes (every bare command has run), and
+    /// the leader and the spent items are returned, to be dropped outside the lock.
+    fn take(&mut self, ran: &mut Vec<Item>) -> Option<Released> {
+        debug_assert!(self.runner);
+        self.hand_in(ran);
+        if ran.capacity() < self.free.capacity() {
+            std::mem::swap(ran, &mut self.free);
+        }
+        std::mem::swap(&mut self.items, ran);
+        if ran.is_empty() {
             self.runner = false;
             self.open = false;
             self.unmarked = false;
-            return self.leader.take();
+            return Some(Released {
+                _leader: self.leader.take(),
+                _spent: std::mem::take(&mut self.spent),
+            });
         }
         None
+    }
+
+    /// Adds what the runner ran to `spent`, leaving `ran` empty.
+    fn hand_in(&mut self, ran: &mut Vec<Item>) {
+        if self.spent.is_empty() {
+            std::mem::swap(&mut self.spent, ran);
+        } else {
+            self.spent.append(ran);
+        }
     }
 
     /// Items the runner took and did not run go back in front of the others.
     fn give_back(&mut self, rest: Vec<Item>) {
         self.items.splice(0..0, rest);
+    }
+
+    /// The spent items, for the enqueuing thread to drop after it has released the
+    /// queue's lock, once [`PICKUP`] have piled up.
+    pub(super) fn pickup(&mut self) -> Option<Vec<Item>> {
+        (self.spent.len() >= PICKUP).then(|| std::mem::take(&mut self.spent))
+    }
+
+    /// A vector that [`Batch::pickup`] returned, emptied, for the runner's next exchange.
+    pub(super) fn recycle(&mut self, emptied: Vec<Item>) {
+        debug_assert!(emptied.is_empty());
+        if emptied.capacity() > self.free.capacity() {
+            self.free = emptied;
+        }
     }
 
     #[cfg(test)]
@@ -146,31 +200,31 @@ pub(super) fn run_batches(queue: Arc<Queue>, until: Option<&Event>) {
     run_from(queue, Vec::new(), until);
 }
 
-/// [`run_batches`] with `items` taken already.
+/// [`run_batches`] with `items` taken already. Each item is run in place and kept: it goes
+/// back to the batch as spent, for the enqueuing thread to drop ([`Batch::pickup`]).
 fn run_from(queue: Arc<Queue>, mut items: Vec<Item>, until: Option<&Event>) {
     loop {
-        if items.is_empty() {
-            let done = queue.state.lock().batch.take(&mut items);
-            if items.is_empty() {
-                drop(done);
-                return;
-            }
-        }
-        let mut taken = items.drain(..);
-        while let Some(item) = taken.next() {
+        for (i, item) in items.iter_mut().enumerate() {
             if until.is_some_and(Event::is_finished) {
-                let rest = std::iter::once(item).chain(taken).collect();
-                queue.state.lock().batch.give_back(rest);
+                let rest = items.split_off(i);
+                let mut state = queue.state.lock();
+                state.batch.give_back(rest);
+                state.batch.hand_in(&mut items);
+                drop(state);
                 return hand_over(queue);
             }
             match item {
-                Item::Event(event) => super::execute(&event, &queue),
+                Item::Event(event) => super::execute(event, &queue),
                 // Nobody can see its status: a fault in it was told to the context's
                 // notify callback (and stderr) where it happened.
-                Item::Bare(mut work) => {
-                    let _ = work.run(Some(&queue));
+                Item::Bare(work) => {
+                    let _ = work.run_kept(&queue);
                 }
             }
+        }
+        let released = queue.state.lock().batch.take(&mut items);
+        if released.is_some() {
+            return;
         }
     }
 }
@@ -181,9 +235,8 @@ fn run_from(queue: Arc<Queue>, mut items: Vec<Item>, until: Option<&Event>) {
 /// failed to start), the items run here.
 pub(super) fn hand_over(queue: Arc<Queue>) {
     let mut items = Vec::new();
-    let done = queue.state.lock().batch.take(&mut items);
-    if items.is_empty() {
-        drop(done);
+    let released = queue.state.lock().batch.take(&mut items);
+    if released.is_some() {
         return;
     }
     match queue.device.executor() {
@@ -227,7 +280,7 @@ pub(super) mod tests {
         assert!(!batch.close_or_lead(true));
         assert!(batch.runner && !batch.open);
         let mut spare = Vec::new();
-        assert!(batch.take(&mut spare).is_none());
+        assert!(batch.take(&mut spare).is_some());
         assert!(spare.is_empty() && !batch.runner && !batch.open);
         // Not allowed to lead (a blocking command): no batch opens.
         assert!(!batch.close_or_lead(false));

@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use khronos_headers::*;
 
+use super::batch::Item;
 use super::work::Slot;
 use super::{Enqueued, Job, Nothing, Queue, QueueOrder, QueueState, Start};
 use crate::error::ClResult;
@@ -71,8 +72,10 @@ impl Queue {
             let mut state = self.state.lock();
             if state.batch.joinable().is_some() {
                 state.batch.join_bare(work);
+                let spent = state.batch.pickup();
                 drop(state);
                 drop(wait_list);
+                self.drop_spent(spent);
                 return Ok(None);
             }
             work
@@ -81,6 +84,15 @@ impl Queue {
         };
         let event = Event::command_with(&self.context, self, self.profiling(), work, how);
         Ok(self.enqueue_event(event, wait_list, how.order, how.start, false))
+    }
+
+    /// Drops what `Batch::pickup` took (outside the queue's lock: a memory object
+    /// dropped last calls its destructor callbacks) and gives the vector back.
+    pub(super) fn drop_spent(&self, spent: Option<Vec<Item>>) {
+        if let Some(mut spent) = spent {
+            spent.clear();
+            self.state.lock().batch.recycle(spent);
+        }
     }
 
     /// Makes `state.last` stand for every command enqueued so far: if bare commands joined

@@ -22,6 +22,13 @@ pub trait Job: Send {
     /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
     /// drop it (what it holds goes at once, the allocation with the event).
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()>;
+
+    /// Runs the work for `queue`, at most once and instead of [`Job::run`], keeping what
+    /// it holds until the job is dropped (a bare command of a batch: the enqueuing thread
+    /// drops it, see `batch::Batch`). By default what it holds goes at once.
+    fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        self.run(Some(queue))
+    }
 }
 
 impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
@@ -36,6 +43,10 @@ impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
 impl<J: Job + ?Sized> Job for Box<J> {
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
         (**self).run(queue)
+    }
+
+    fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        (**self).run_kept(queue)
     }
 }
 
@@ -64,7 +75,8 @@ pub const CAPACITY: usize = 384;
 /// A [`Job`] of any type stored in place, with the two functions that run and drop it.
 pub(crate) struct Slot {
     bytes: MaybeUninit<[u128; CAPACITY / 16]>,
-    run: unsafe fn(*mut u8, Option<&Queue>) -> ClResult<()>,
+    /// Runs the job ([`Job::run`], or [`Job::run_kept`] when told to keep).
+    run: unsafe fn(*mut u8, Option<&Queue>, bool) -> ClResult<()>,
     drop: unsafe fn(*mut u8),
 }
 
@@ -129,9 +141,13 @@ impl Slot {
         debug_assert!(fits::<J>());
         /// # Safety
         /// `bytes` holds a live `J` that nothing else uses meanwhile.
-        unsafe fn run<J: Job>(bytes: *mut u8, queue: Option<&Queue>) -> ClResult<()> {
+        unsafe fn run<J: Job>(bytes: *mut u8, queue: Option<&Queue>, keep: bool) -> ClResult<()> {
             // SAFETY: the caller's contract.
-            unsafe { (*bytes.cast::<J>()).run(queue) }
+            let job = unsafe { &mut *bytes.cast::<J>() };
+            match (queue, keep) {
+                (Some(queue), true) => job.run_kept(queue),
+                _ => job.run(queue),
+            }
         }
         /// # Safety
         /// `bytes` holds a live `J`, not used again.
@@ -151,7 +167,14 @@ impl Slot {
     pub(crate) fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
         // SAFETY: the slot holds the live job `run` was made for, and `&mut self` is the
         // only access.
-        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), queue) }
+        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), queue, false) }
+    }
+
+    /// Runs the work for `queue` keeping what it holds (see [`Job::run_kept`]): at most
+    /// once, and not with [`Slot::run`].
+    pub(crate) fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        // SAFETY: as in `run`.
+        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), Some(queue), true) }
     }
 }
 

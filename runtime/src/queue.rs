@@ -20,6 +20,8 @@
 //! flusher thread.
 
 mod batch;
+#[cfg(test)]
+pub(crate) use batch::tests as batch_tests;
 mod eventless;
 mod flusher;
 mod work;

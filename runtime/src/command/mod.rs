@@ -364,7 +364,8 @@ mod tests {
     /// chain, the runner drops.
     #[test]
     fn bare_commands_are_dropped_by_the_enqueuing_thread_once_sixteen_have_run() {
-        let queue = crate::queue::tests::queue(0);
+        // Batching on whatever `CLIFT_BATCH` says.
+        let queue = crate::queue::batch_tests::queue(true, 0);
         let log = Arc::new(parking_lot::Mutex::new(Vec::new()));
         let (first, second) = (
             Arc::new(std::sync::Barrier::new(2)),

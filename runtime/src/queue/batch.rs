@@ -57,6 +57,10 @@ pub(super) enum Item {
 /// (to give the emptied vector back), paid once per this many commands.
 const PICKUP: usize = 16;
 
+/// The most items an idle batch's empty vectors keep room for (once the runner has let go
+/// of the chain): a burst of 10,000 launches left megabytes behind otherwise.
+const KEPT_ITEMS: usize = 256;
+
 /// The batch of an in-order queue, under the queue's lock.
 ///
 /// Three vectors go round without a `malloc`: the enqueuing thread fills `items`; the
@@ -152,6 +156,12 @@ impl Batch {
             self.runner = false;
             self.open = false;
             self.unmarked = false;
+            // A long burst's vectors (400 bytes an item) are not kept for the queue's life.
+            for kept in [&mut self.items, &mut self.free] {
+                if kept.capacity() > KEPT_ITEMS {
+                    *kept = Vec::new();
+                }
+            }
             return Some(Released {
                 _leader: self.leader.take(),
                 _spent: std::mem::take(&mut self.spent),
@@ -249,7 +259,7 @@ pub(super) fn hand_over(queue: Arc<Queue>) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use khronos_headers::*;
     use parking_lot::Mutex;
 
@@ -287,11 +297,48 @@ pub(super) mod tests {
         assert!(!batch.runner && !batch.open);
     }
 
+    /// What the runner ran is spent until an enqueue picks it up (16 or more); the
+    /// emptied vector comes back as the runner's next `items`; an idle batch keeps room
+    /// for at most `KEPT_ITEMS`.
+    #[test]
+    fn spent_items_go_to_the_enqueuer_and_their_vector_comes_back() {
+        let queue = queue(true, 0);
+        let event = || Event::user(Arc::clone(queue.context()));
+        let mut batch = Batch::default();
+        assert!(batch.close_or_lead(true));
+        for _ in 0..300 {
+            batch.join(event());
+        }
+        let mut ran = Vec::new();
+        assert!(batch.take(&mut ran).is_none());
+        assert_eq!(ran.len(), 300);
+        assert!(batch.pickup().is_none());
+        batch.join(event());
+        assert!(batch.take(&mut ran).is_none());
+        assert_eq!((ran.len(), batch.spent.len()), (1, 300));
+        let mut spent = batch.pickup().expect("300 spent");
+        assert_eq!((spent.len(), batch.spent.len()), (300, 0));
+        let capacity = spent.capacity();
+        spent.clear();
+        batch.recycle(spent);
+        assert_eq!(batch.free.capacity(), capacity);
+        // The runner hands in its one item and takes the recycled vector as `items`.
+        batch.join(event());
+        assert!(batch.take(&mut ran).is_none());
+        assert_eq!((ran.len(), batch.spent.len()), (1, 1));
+        assert_eq!(batch.items.capacity(), capacity);
+        assert!(batch.pickup().is_none());
+        // With nothing left, it lets go: the spent items are its to drop, and the empty
+        // vectors keep room for at most `KEPT_ITEMS` (a larger one was recycled).
+        batch.free = Vec::with_capacity(KEPT_ITEMS + 1);
+        let released = batch.take(&mut ran).expect("lets go");
+        assert_eq!(released._spent.len(), 2);
+        assert!(!batch.runner && batch.spent.is_empty());
+        assert!(batch.items.capacity() <= KEPT_ITEMS && batch.free.capacity() <= KEPT_ITEMS);
+    }
+
     /// An in-order queue that no flusher looks at, batching or not, with `properties`.
-    pub(in crate::queue) fn queue(
-        batching: bool,
-        properties: cl_command_queue_properties,
-    ) -> Arc<Queue> {
+    pub(crate) fn queue(batching: bool, properties: cl_command_queue_properties) -> Arc<Queue> {
         let device = Arc::clone(&Platform::get().devices()[0]);
         let context = Context::new(
             vec![Arc::clone(&device)],

@@ -4,7 +4,7 @@
 //! A command enqueued with a NULL event pointer can never be named: no wait list holds it,
 //! no application thread waits for it, nothing asks its status. If it joins its queue's
 //! batch ([`super::batch`]), nothing needs an `Event` for it either: its work alone goes
-//! into the batch, by value ([`Item::Bare`]), and the runner runs it in turn. That saves
+//! into the batch, by value (a `Slot` in `Batch::items`), and the runner runs it in turn. That saves
 //! the event's allocation (memory last written by the worker that ran an earlier command,
 //! so its first stores missed), its reference counts (the batch's, `last`'s, the list of
 //! unfinished commands'), the count on its leader, and the worker's two status changes on
@@ -66,22 +66,21 @@ impl Queue {
             let job = Slot::write_with(work.as_mut_ptr(), build)?;
             describe(&*job)
         };
-        // SAFETY: `write_with` succeeded: the slot holds the job.
-        let work = unsafe { work.assume_init() };
-        let work = if how.order == QueueOrder::Command && how.start != Start::Blocking {
+        if how.order == QueueOrder::Command && how.start != Start::Blocking {
             let mut state = self.state.lock();
             if state.batch.joinable().is_some() {
-                state.batch.join_bare(work);
+                // SAFETY: `write_with` succeeded: the slot holds the job, which moves
+                // into the batch (`work` is not used again).
+                unsafe { state.batch.join_bare(&work) };
                 let spent = state.batch.pickup();
                 drop(state);
                 drop(wait_list);
                 self.drop_spent(spent);
                 return Ok(None);
             }
-            work
-        } else {
-            work
-        };
+        }
+        // SAFETY: `write_with` succeeded: the slot holds the job.
+        let work = unsafe { work.assume_init() };
         let event = Event::command_with(&self.context, self, self.profiling(), work, how);
         Ok(self.enqueue_event(event, wait_list, how.order, how.start, false))
     }

@@ -96,6 +96,12 @@ pub struct Kernel {
 /// What [`Kernel`]'s lock guards.
 struct Launching {
     args: packed::Args,
+    /// The arguments' snapshot the last launch took, while a launch holds it (see
+    /// [`Snapshot`]); `clSetKernelArg` lets go of it.
+    snapshot: Weak<Snapshot>,
+    /// The same snapshot held by the kernel itself when it holds no memory object (an
+    /// empty kernel launched and waited for again and again builds it once).
+    kept: Option<Arc<Snapshot>>,
     /// The sizes of the last accepted launch and the range they gave (see
     /// [`Kernel::ndrange`]).
     last_range: Option<(RangeKey, NdRange)>,
@@ -177,6 +183,8 @@ impl Kernel {
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         let args = Mutex::new(Launching {
             args: packed::Args::new(&code),
+            snapshot: Weak::new(),
+            kept: None,
             last_range: None,
         });
         Arc::new(Kernel {
@@ -207,7 +215,11 @@ impl Kernel {
         if !value.suits(&param.kind) {
             return fail(CL_INVALID_ARG_VALUE);
         }
-        self.args.lock().args.set(&self.code, index as usize, value);
+        let mut launching = self.args.lock();
+        launching.args.set(&self.code, index as usize, value);
+        // The launches enqueued so far keep the arguments they had.
+        launching.snapshot = Weak::new();
+        launching.kept = None;
         Ok(())
     }
 
@@ -291,7 +303,7 @@ impl Kernel {
         let checked = self.remembered_ndrange(&mut launching, device, key)?;
         // SAFETY: the caller's contract.
         unsafe {
-            self.prepare_locked(&launching.args, device, dst)?;
+            self.prepare_locked(&mut launching, device, dst)?;
             range.write(checked);
         }
         Ok(())
@@ -422,20 +434,21 @@ impl Kernel {
     #[inline]
     pub unsafe fn prepare_into(&self, device: &Device, dst: *mut PreparedLaunch) -> ClResult<()> {
         // SAFETY: the caller's contract.
-        unsafe { self.prepare_locked(&self.args.lock().args, device, dst) }
+        unsafe { self.prepare_locked(&mut self.args.lock(), device, dst) }
     }
 
-    /// [`Kernel::prepare_into`] with the kernel's lock held (`args` under it).
+    /// [`Kernel::prepare_into`] with the kernel's lock held (`launching` under it).
     ///
     /// # Safety
     /// As [`Kernel::prepare_into`].
     #[inline(always)]
     unsafe fn prepare_locked(
         &self,
-        args: &packed::Args,
+        launching: &mut Launching,
         device: &Device,
         dst: *mut PreparedLaunch,
     ) -> ClResult<()> {
+        let args = &launching.args;
         // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
         if !args.complete() {
             return fail(CL_INVALID_KERNEL_ARGS);
@@ -446,7 +459,6 @@ impl Kernel {
         if self.code.private_mem_size > limits::MAX_PRIVATE_MEM_SIZE {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        let buffers = args.hold()?;
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any
@@ -464,19 +476,32 @@ impl Kernel {
         if args.local_need() != 0 && args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        let safe_objects = if self.code.safe_sites.is_some() {
-            self.safe_objects(args.values())
-        } else {
-            Vec::new()
+        // The last launch's snapshot while one holds it and its memory objects are still
+        // the application's (a released one is no value any more: `alive`); else a new one.
+        let snapshot = match launching.snapshot.upgrade() {
+            Some(snapshot) if snapshot.buffers.all_alive() => snapshot,
+            _ => {
+                let snapshot = Arc::new(Snapshot {
+                    _apart: [0; 48],
+                    code: Arc::clone(&self.launch_code),
+                    block: args.block().clone(),
+                    buffers: args.hold()?,
+                    local_size,
+                    safe_objects: if self.code.safe_sites.is_some() {
+                        self.safe_objects(args.values())
+                    } else {
+                        Vec::new()
+                    },
+                });
+                launching.snapshot = Arc::downgrade(&snapshot);
+                if snapshot.buffers.is_empty() {
+                    launching.kept = Some(Arc::clone(&snapshot));
+                }
+                snapshot
+            }
         };
-        // SAFETY: the caller's contract; each field is written once, after every check.
-        unsafe {
-            (&raw mut (*dst).code).write(Arc::clone(&self.launch_code));
-            args.block().clone_to(&raw mut (*dst).block);
-            (&raw mut (*dst)._buffers).write(buffers);
-            (&raw mut (*dst).local_size).write(local_size);
-            (&raw mut (*dst).safe_objects).write(safe_objects);
-        }
+        // SAFETY: the caller's contract; written after every check.
+        unsafe { dst.write(PreparedLaunch(snapshot)) };
         Ok(())
     }
 
@@ -526,21 +551,59 @@ impl Drop for Kernel {
     }
 }
 
-/// A launch with its arguments captured (at enqueue time, as the spec requires).
-pub struct PreparedLaunch {
-    code: Arc<LaunchCode>,
-    block: packed::Block,
-    /// Held until the command has run.
-    _buffers: packed::Held,
-    local_size: usize,
-    /// Safe mode: one object per parameter (empty for a kernel built without checks).
-    safe_objects: Vec<SafeObject>,
-}
+/// A launch with its arguments captured (at enqueue time, as the spec requires): the
+/// kernel's [`Snapshot`] of them, shared with its other launches while its arguments do
+/// not change.
+pub struct PreparedLaunch(Arc<Snapshot>);
 
 impl PreparedLaunch {
     /// Runs every work-group of `range` on the device's workers; a fault is told to
     /// `context`'s notify callback.
     pub fn run(
+        &self,
+        device: &Device,
+        context: &crate::context::Context,
+        range: NdRange,
+    ) -> ClResult<()> {
+        self.0.run(device, context, range)
+    }
+
+    /// Whether two launches share their arguments' snapshot.
+    #[cfg(test)]
+    pub(crate) fn shares_arguments_with(&self, other: &PreparedLaunch) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A kernel's arguments as its launches use them: a copy of the argument block that
+/// `clSetKernelArg` packed, the layout of local memory, and the memory objects the launches
+/// keep alive until they have run. Immutable: `clSetKernelArg` makes the next launch build
+/// a new one, and the launches enqueued before keep theirs.
+///
+/// Launches of a burst share one (each takes one count on it, where each took a count on
+/// the code and on every memory object, and copied the block): the kernel keeps it only
+/// weakly (`Launching::snapshot`), since a kernel must not keep its argument buffers alive.
+/// Its fields start a cache line after its reference counts ([`Snapshot::_apart`]), so
+/// that the counts launches take and drop do not share a line with what a worker reads
+/// (not by a 128-byte alignment: an over-aligned allocation took glibc's `memalign`, ~450
+/// instructions where `malloc` takes ~50).
+#[repr(C)]
+pub(crate) struct Snapshot {
+    /// Past the two counts before it in its `Arc`'s allocation (16-byte aligned), at
+    /// least 64 bytes: the fields after it are on another line.
+    _apart: [u8; 48],
+    code: Arc<LaunchCode>,
+    block: packed::Block,
+    /// Held until the launches have run.
+    buffers: packed::Held,
+    local_size: usize,
+    /// Safe mode: one object per parameter (empty for a kernel built without checks).
+    safe_objects: Vec<SafeObject>,
+}
+
+impl Snapshot {
+    /// Runs every work-group of `range` (see [`PreparedLaunch::run`]).
+    fn run(
         &self,
         device: &Device,
         context: &crate::context::Context,
@@ -744,7 +807,7 @@ impl PreparedLaunch {
     }
 }
 
-impl PreparedLaunch {
+impl Snapshot {
     /// What a safe-mode check found, for the fault's message: "made an out-of-bounds write
     /// of 4 bytes at 0x... (<source>:3:5): 4 bytes past the end of argument 1 'out' (a
     /// 4096-byte __global buffer at 0x...)".

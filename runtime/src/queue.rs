@@ -41,9 +41,9 @@ use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
 pub(crate) use work::Nothing;
 pub(crate) use work::Slot;
-#[cfg(test)]
-pub(crate) use work::fits as fits_in_event;
 pub use work::{Job, Work, work};
+#[cfg(test)]
+pub(crate) use work::{fits as fits_in_event, fits_in};
 
 /// How a command that is ready when enqueued starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -136,4 +136,12 @@ mod tests {
         assert!(crate::queue::fits_in_event::<super::super::Once<Launch>>());
         assert!(!crate::queue::fits_in_event::<[u128; 25]>());
     }
+
+    /// A launch (its arguments a shared snapshot) fits a batch's 128-byte slot in place.
+    #[test]
+    fn a_launch_fits_a_batch_slot() {
+        assert!(crate::queue::fits_in::<super::super::Once<Launch>, 7>());
+        assert!(!crate::queue::fits_in::<[u128; 8], 7>());
+        assert_eq!(size_of::<crate::queue::Slot<7>>(), 128);
+    }
 }

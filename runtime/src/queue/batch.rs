@@ -24,7 +24,7 @@
 use std::mem::MaybeUninit;
 use std::sync::{Arc, OnceLock};
 
-use super::work::Slot;
+use super::work::BatchSlot;
 use super::{Job, Queue};
 use crate::error::ClResult;
 use crate::event::Event;
@@ -48,7 +48,7 @@ fn parse(value: Option<&str>) -> bool {
 /// vector of slots: boxing a bare command's work would cost the allocation that leaving
 /// out its event saves, and an enum of the two cost the burst's enqueue ~150 instructions
 /// of copies of its 400 bytes.
-pub(super) type Item = Slot;
+pub(super) type Item = BatchSlot;
 
 /// A command with an event in a batch (the application asked for it, or the queue needs
 /// one to wait for: see [`super::eventless`]): running it runs the event's command.
@@ -122,10 +122,10 @@ impl Batch {
 
     /// Adds a command that [`Batch::joinable`] allowed (it becomes the queue's last).
     pub(super) fn join(&mut self, event: Arc<Event>) {
-        let mut work = MaybeUninit::<Slot>::uninit();
+        let mut work = MaybeUninit::<Item>::uninit();
         // SAFETY: a fresh slot; the job is written whole.
         let written = unsafe {
-            Slot::write_with(work.as_mut_ptr(), |at: *mut Ordered| {
+            Item::write_with(work.as_mut_ptr(), |at: *mut Ordered| {
                 at.write(Ordered(event));
                 Ok(())
             })
@@ -142,7 +142,7 @@ impl Batch {
     /// # Safety
     /// `work` holds a job (written by `Slot::write_with`), which the caller neither uses
     /// nor drops again.
-    pub(super) unsafe fn join_bare(&mut self, work: &MaybeUninit<Slot>) {
+    pub(super) unsafe fn join_bare(&mut self, work: &MaybeUninit<Item>) {
         debug_assert!(self.open);
         self.items.reserve(1);
         // SAFETY: room for one more was reserved; the slot's bytes move, the caller's

@@ -29,7 +29,6 @@ use std::sync::Arc;
 use khronos_headers::*;
 
 use super::batch::Item;
-use super::work::Slot;
 use super::{Enqueued, Job, Nothing, Queue, QueueOrder, QueueState, Start};
 use crate::error::ClResult;
 use crate::event::{Event, Link};
@@ -59,11 +58,11 @@ impl Queue {
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
     ) -> ClResult<Option<Arc<Event>>> {
-        let mut work = MaybeUninit::<Slot>::uninit();
+        let mut work = MaybeUninit::<Item>::uninit();
         // SAFETY: a fresh slot, holding no job; `build` writes a whole `J` or nothing (the
         // caller's contract), and a failed build leaves nothing to drop.
         let how = unsafe {
-            let job = Slot::write_with(work.as_mut_ptr(), build)?;
+            let job = Item::write_with(work.as_mut_ptr(), build)?;
             describe(&*job)
         };
         if how.order == QueueOrder::Command && how.start != Start::Blocking {
@@ -80,7 +79,7 @@ impl Queue {
             }
         }
         // SAFETY: `write_with` succeeded: the slot holds the job.
-        let work = unsafe { work.assume_init() };
+        let work = unsafe { work.assume_init() }.widen();
         let event = Event::command_with(&self.context, self, self.profiling(), work, how);
         Ok(self.enqueue_event(event, wait_list, how.order, how.start, false))
     }

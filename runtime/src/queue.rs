@@ -143,6 +143,11 @@ pub struct Queue {
     properties: AtomicU64,
     /// Whether plain in-order commands join batches ([`batch`]; `CLIFT_BATCH`).
     batching: bool,
+    /// Whether the batch was open when the queue's lock was last released (written under
+    /// the lock; read without it as a hint): a command without an event is built for the
+    /// batch only then, so that a chain's leader (every launch of an enqueue-and-wait
+    /// loop) is built in its event at once, not built for the batch and moved.
+    batch_open: AtomicBool,
     state: Mutex<QueueState>,
 }
 
@@ -185,6 +190,7 @@ impl Queue {
             device,
             properties: AtomicU64::new(properties),
             batching,
+            batch_open: AtomicBool::new(false),
             state: Mutex::new(QueueState {
                 last: None,
                 barrier: None,
@@ -364,6 +370,8 @@ impl Queue {
                 && state
                     .batch
                     .close_or_lead(!out_of_order && start != Start::Blocking);
+            self.batch_open
+                .store(state.batch.joinable_after_lead(), Ordering::Relaxed);
             // The event is completed here, with the command it follows known, so that it
             // is complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);

@@ -168,6 +168,11 @@ impl Batch {
         leads
     }
 
+    /// Whether a plain command may join now (after [`Batch::close_or_lead`]).
+    pub(super) fn joinable_after_lead(&self) -> bool {
+        self.open
+    }
+
     /// Records the new leader (after [`Batch::close_or_lead`] said it leads); returns the
     /// one it replaces, to be dropped after the queue's lock is released.
     pub(super) fn set_leader(&mut self, leader: Arc<Event>) -> Option<Arc<Event>> {
@@ -263,11 +268,23 @@ fn run_from(queue: Arc<Queue>, mut items: Vec<Item>, until: Option<&Event>) {
             // context's notify callback (and stderr) where it happened.
             let _ = item.run_kept(&queue);
         }
-        let released = queue.state.lock().batch.take(&mut items);
-        if released.is_some() {
+        if take(&queue, &mut items).is_some() {
             return;
         }
     }
+}
+
+/// [`Batch::take`] under the queue's lock; a runner that lets go closes the batch for
+/// `Queue::batch_open` too.
+fn take(queue: &Queue, items: &mut Vec<Item>) -> Option<Released> {
+    let mut state = queue.state.lock();
+    let released = state.batch.take(items);
+    if released.is_some() {
+        queue
+            .batch_open
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+    released
 }
 
 /// Hands the running of the queue's batches to the pool (a waiting thread has what it
@@ -276,8 +293,7 @@ fn run_from(queue: Arc<Queue>, mut items: Vec<Item>, until: Option<&Event>) {
 /// failed to start), the items run here.
 pub(super) fn hand_over(queue: Arc<Queue>) {
     let mut items = Vec::new();
-    let released = queue.state.lock().batch.take(&mut items);
-    if released.is_some() {
+    if take(&queue, &mut items).is_some() {
         return;
     }
     match queue.device.executor() {

@@ -25,6 +25,7 @@
 
 use std::mem::MaybeUninit;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use khronos_headers::*;
 
@@ -36,11 +37,13 @@ use crate::event::{Event, Link};
 impl Queue {
     /// Whether a command enqueued with no event returned, after `wait_list`, may go into
     /// the batch without one (if the batch is open when the queue is locked): batching on,
-    /// in order, a finished wait list, and no `CLIFT_LOG=launch` (whose line tells how long
-    /// each command waited, from its event).
+    /// the batch open a moment ago (`Queue::batch_open`), in order, a finished wait list,
+    /// and no `CLIFT_LOG=launch` (whose line tells how long each command waited, from its
+    /// event).
     #[inline(always)]
     pub(super) fn may_be_eventless(&self, wait_list: &[Arc<Event>]) -> bool {
         self.batching
+            && self.batch_open.load(Ordering::Relaxed)
             && !self.is_out_of_order()
             && wait_list.iter().all(|e| e.status() == CL_COMPLETE)
             && !crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)

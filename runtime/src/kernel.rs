@@ -94,14 +94,14 @@ pub struct Kernel {
 }
 
 /// What [`Kernel`]'s lock guards.
-struct Launching {
+pub struct Launching {
     args: packed::Args,
     /// The arguments' snapshot the last launch took, while a launch holds it (see
     /// [`Snapshot`]); `clSetKernelArg` lets go of it.
-    snapshot: Weak<Snapshot>,
+    snapshot: Weak<SharedSnapshot>,
     /// The same snapshot held by the kernel itself when it holds no memory object (an
     /// empty kernel launched and waited for again and again builds it once).
-    kept: Option<Arc<Snapshot>>,
+    kept: Option<Arc<SharedSnapshot>>,
     /// The sizes of the last accepted launch and the range they gave (see
     /// [`Kernel::ndrange`]).
     last_range: Option<(RangeKey, NdRange)>,
@@ -285,12 +285,12 @@ impl Kernel {
     /// As [`Kernel::prepare_into`]; `range` is valid for writes of an `NdRange`, written if
     /// this succeeds.
     #[inline]
-    pub unsafe fn prepare_ndrange_into(
+    pub unsafe fn prepare_ndrange_into<A: LaunchArgs>(
         &self,
         device: &Device,
         sizes: Sizes,
         range: *mut NdRange,
-        dst: *mut PreparedLaunch,
+        dst: *mut A,
     ) -> ClResult<()> {
         let Sizes {
             work_dim,
@@ -301,9 +301,10 @@ impl Kernel {
         let key = RangeKey::new(device, work_dim, offset, global, local);
         let mut launching = self.args.lock();
         let checked = self.remembered_ndrange(&mut launching, device, key)?;
+        let args = A::prepare(self, &mut launching, device)?;
         // SAFETY: the caller's contract.
         unsafe {
-            self.prepare_locked(&mut launching, device, dst)?;
+            dst.write(args);
             range.write(checked);
         }
         Ok(())
@@ -426,29 +427,23 @@ impl Kernel {
     }
 
     /// [`Kernel::prepare`] written in place at `dst` (a launch's place in its command's
-    /// event): the argument block is copied once, from the kernel into the event.
+    /// event).
     ///
     /// # Safety
     /// `dst` is valid for writes of a `PreparedLaunch` and holds none. It is written whole
     /// if this succeeds, and not at all if it fails.
     #[inline]
     pub unsafe fn prepare_into(&self, device: &Device, dst: *mut PreparedLaunch) -> ClResult<()> {
+        let args = PreparedLaunch::prepare(self, &mut self.args.lock(), device)?;
         // SAFETY: the caller's contract.
-        unsafe { self.prepare_locked(&mut self.args.lock(), device, dst) }
+        unsafe { dst.write(args) };
+        Ok(())
     }
 
-    /// [`Kernel::prepare_into`] with the kernel's lock held (`launching` under it).
-    ///
-    /// # Safety
-    /// As [`Kernel::prepare_into`].
+    /// The checks of a launch's arguments at enqueue, under the kernel's lock; returns the
+    /// local memory a group lays out.
     #[inline(always)]
-    unsafe fn prepare_locked(
-        &self,
-        launching: &mut Launching,
-        device: &Device,
-        dst: *mut PreparedLaunch,
-    ) -> ClResult<()> {
-        let args = &launching.args;
+    fn check_arguments(&self, args: &packed::Args, device: &Device) -> ClResult<usize> {
         // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
         if !args.complete() {
             return fail(CL_INVALID_KERNEL_ARGS);
@@ -476,33 +471,50 @@ impl Kernel {
         if args.local_need() != 0 && args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        // The last launch's snapshot while one holds it and its memory objects are still
-        // the application's (a released one is no value any more: `alive`); else a new one.
-        let snapshot = match launching.snapshot.upgrade() {
-            Some(snapshot) if snapshot.buffers.all_alive() => snapshot,
-            _ => {
-                let snapshot = Arc::new(Snapshot {
-                    _apart: [0; 48],
-                    code: Arc::clone(&self.launch_code),
-                    block: args.block().clone(),
-                    buffers: args.hold()?,
-                    local_size,
-                    safe_objects: if self.code.safe_sites.is_some() {
-                        self.safe_objects(args.values())
-                    } else {
-                        Vec::new()
-                    },
-                });
-                launching.snapshot = Arc::downgrade(&snapshot);
-                if snapshot.buffers.is_empty() {
-                    launching.kept = Some(Arc::clone(&snapshot));
-                }
-                snapshot
-            }
-        };
-        // SAFETY: the caller's contract; written after every check.
-        unsafe { dst.write(PreparedLaunch(snapshot)) };
-        Ok(())
+        Ok(local_size)
+    }
+
+    /// The snapshot a launch may share: the last launch's while one holds it (or the
+    /// kernel keeps it) and its memory objects are still the application's (a released one
+    /// is no value any more: `alive`).
+    #[inline(always)]
+    fn live_snapshot(launching: &Launching) -> Option<Arc<SharedSnapshot>> {
+        launching
+            .snapshot
+            .upgrade()
+            .filter(|snapshot| snapshot.buffers.all_alive())
+    }
+
+    /// A new snapshot of the arguments (`local_size`: from [`Kernel::check_arguments`]).
+    fn new_snapshot(&self, args: &packed::Args, local_size: usize) -> ClResult<Snapshot> {
+        Ok(Snapshot {
+            code: Arc::clone(&self.launch_code),
+            block: args.block().clone(),
+            buffers: args.hold()?,
+            local_size,
+            safe_objects: if self.code.safe_sites.is_some() {
+                self.safe_objects(args.values())
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
+    /// A new snapshot, recorded as the one later launches share.
+    fn shared_snapshot(
+        &self,
+        launching: &mut Launching,
+        local_size: usize,
+    ) -> ClResult<Arc<SharedSnapshot>> {
+        let snapshot = Arc::new(SharedSnapshot {
+            _apart: [0; 48],
+            snapshot: self.new_snapshot(&launching.args, local_size)?,
+        });
+        launching.snapshot = Arc::downgrade(&snapshot);
+        if snapshot.buffers.is_empty() {
+            launching.kept = Some(Arc::clone(&snapshot));
+        }
+        Ok(snapshot)
     }
 
     /// Safe mode: each parameter's object for the kernel's bounds checks (a buffer's
@@ -551,23 +563,81 @@ impl Drop for Kernel {
     }
 }
 
-/// A launch with its arguments captured (at enqueue time, as the spec requires): the
-/// kernel's [`Snapshot`] of them, shared with its other launches while its arguments do
-/// not change.
-pub struct PreparedLaunch(Arc<Snapshot>);
+/// How a launch holds its arguments, captured at enqueue time as the spec requires
+/// ([`PreparedLaunch`], [`InEvent`]).
+pub trait LaunchArgs: Send + Sized + 'static {
+    /// Captures the arguments under the kernel's lock (`launching`), after their checks.
+    fn prepare(kernel: &Kernel, launching: &mut Launching, device: &Device) -> ClResult<Self>;
 
-impl PreparedLaunch {
-    /// Runs every work-group of `range` on the device's workers; a fault is told to
-    /// `context`'s notify callback.
-    pub fn run(
-        &self,
-        device: &Device,
-        context: &crate::context::Context,
-        range: NdRange,
-    ) -> ClResult<()> {
-        self.0.run(device, context, range)
+    /// The arguments as the launch runs them ([`Snapshot::run`]).
+    fn snapshot(&self) -> &Snapshot;
+}
+
+/// A launch's arguments as the kernel's [`Snapshot`] of them, shared with its other
+/// launches while its arguments do not change (one count each): what a launch without an
+/// event carries into its queue's batch (a pointer: the launch fits a 128-byte slot).
+pub struct PreparedLaunch(Arc<SharedSnapshot>);
+
+impl LaunchArgs for PreparedLaunch {
+    #[inline(always)]
+    fn prepare(kernel: &Kernel, launching: &mut Launching, device: &Device) -> ClResult<Self> {
+        let local_size = kernel.check_arguments(&launching.args, device)?;
+        let snapshot = match Kernel::live_snapshot(launching) {
+            Some(snapshot) => snapshot,
+            None => kernel.shared_snapshot(launching, local_size)?,
+        };
+        Ok(PreparedLaunch(snapshot))
     }
 
+    fn snapshot(&self) -> &Snapshot {
+        &self.0
+    }
+}
+
+/// A launch's arguments in its event: the shared snapshot if there is one (launches
+/// without events hold it, or the kernel keeps it), else a copy of its own, written in
+/// the event with no allocation (a launch with buffers waited for at once would
+/// otherwise allocate and free a snapshot each time: the kernel keeps one with buffers
+/// only weakly).
+pub struct InEvent(Captured);
+
+/// See [`InEvent`]. (The copy is held by value: boxing it would cost the allocation it
+/// saves.)
+#[allow(clippy::large_enum_variant)]
+enum Captured {
+    Shared(Arc<SharedSnapshot>),
+    Own(Snapshot),
+}
+
+impl LaunchArgs for InEvent {
+    #[inline(always)]
+    fn prepare(kernel: &Kernel, launching: &mut Launching, device: &Device) -> ClResult<Self> {
+        let local_size = kernel.check_arguments(&launching.args, device)?;
+        Ok(InEvent(match Kernel::live_snapshot(launching) {
+            Some(snapshot) => Captured::Shared(snapshot),
+            None if !launching.args.holds_objects() => {
+                Captured::Shared(kernel.shared_snapshot(launching, local_size)?)
+            }
+            None => Captured::Own(kernel.new_snapshot(&launching.args, local_size)?),
+        }))
+    }
+
+    fn snapshot(&self) -> &Snapshot {
+        match &self.0 {
+            Captured::Shared(snapshot) => snapshot,
+            Captured::Own(snapshot) => snapshot,
+        }
+    }
+}
+
+impl std::ops::Deref for PreparedLaunch {
+    type Target = Snapshot;
+    fn deref(&self) -> &Snapshot {
+        &self.0
+    }
+}
+
+impl PreparedLaunch {
     /// Whether two launches share their arguments' snapshot.
     #[cfg(test)]
     pub(crate) fn shares_arguments_with(&self, other: &PreparedLaunch) -> bool {
@@ -583,15 +653,7 @@ impl PreparedLaunch {
 /// Launches of a burst share one (each takes one count on it, where each took a count on
 /// the code and on every memory object, and copied the block): the kernel keeps it only
 /// weakly (`Launching::snapshot`), since a kernel must not keep its argument buffers alive.
-/// Its fields start a cache line after its reference counts ([`Snapshot::_apart`]), so
-/// that the counts launches take and drop do not share a line with what a worker reads
-/// (not by a 128-byte alignment: an over-aligned allocation took glibc's `memalign`, ~450
-/// instructions where `malloc` takes ~50).
-#[repr(C)]
-pub(crate) struct Snapshot {
-    /// Past the two counts before it in its `Arc`'s allocation (16-byte aligned), at
-    /// least 64 bytes: the fields after it are on another line.
-    _apart: [u8; 48],
+pub struct Snapshot {
     code: Arc<LaunchCode>,
     block: packed::Block,
     /// Held until the launches have run.
@@ -601,9 +663,29 @@ pub(crate) struct Snapshot {
     safe_objects: Vec<SafeObject>,
 }
 
+/// A [`Snapshot`] as launches share it (in an `Arc`): its fields start a cache line after
+/// the `Arc`'s reference counts, so that the counts launches take and drop do not share a
+/// line with what a worker reads (not by a 128-byte alignment: an over-aligned allocation
+/// took glibc's `memalign`, ~450 instructions where `malloc` takes ~50).
+#[repr(C)]
+pub struct SharedSnapshot {
+    /// Past the two counts before it in the `Arc`'s allocation (16-byte aligned), at
+    /// least 64 bytes: the snapshot after it is on another line.
+    _apart: [u8; 48],
+    snapshot: Snapshot,
+}
+
+impl std::ops::Deref for SharedSnapshot {
+    type Target = Snapshot;
+    fn deref(&self) -> &Snapshot {
+        &self.snapshot
+    }
+}
+
 impl Snapshot {
-    /// Runs every work-group of `range` (see [`PreparedLaunch::run`]).
-    fn run(
+    /// Runs every work-group of `range` on the device's workers; a fault is told to
+    /// `context`'s notify callback.
+    pub fn run(
         &self,
         device: &Device,
         context: &crate::context::Context,

@@ -292,7 +292,11 @@ impl Queue {
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
     ) -> ClResult<Option<Arc<Event>>> {
-        if !returned && self.may_be_eventless(&wait_list) {
+        // (A job too large for a batch's slot, a launch built for its event, keeps one.)
+        if !returned
+            && work::fits_in::<J, { work::BATCH_WORDS }>()
+            && self.may_be_eventless(&wait_list)
+        {
             return self.enqueue_eventless(wait_list, build, describe);
         }
         let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;

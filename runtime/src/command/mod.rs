@@ -178,6 +178,17 @@ impl<C: Command> Job for Once<C> {
         if !std::mem::replace(&mut self.live, false) {
             return Ok(());
         }
+        if let Some(queue) = queue {
+            // A command that runs in place is not copied out first (a launch in its
+            // event is ~370 bytes), and is dropped where it is.
+            // SAFETY: it was live; marked not live, it is dropped here only.
+            let command = unsafe { self.command.assume_init_mut() };
+            if let Some(result) = command.run_kept(queue) {
+                // SAFETY: as above.
+                unsafe { self.command.assume_init_drop() };
+                return result;
+            }
+        }
         // SAFETY: it was live, and is marked not to be read again.
         let command = unsafe { self.command.assume_init_read() };
         match queue {

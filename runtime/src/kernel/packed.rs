@@ -194,6 +194,11 @@ impl Args {
         self.local_need = local_total(code.static_local_size, locals, 16).unwrap_or(usize::MAX);
     }
 
+    /// Whether a memory object is among the arguments.
+    pub fn holds_objects(&self) -> bool {
+        !self.objects.is_empty()
+    }
+
     /// Whether every argument has been set.
     pub fn complete(&self) -> bool {
         self.unset == 0

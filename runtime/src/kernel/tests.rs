@@ -674,8 +674,20 @@ fn launches_share_the_arguments_snapshot_until_an_argument_changes() {
     assert_eq!(block_slot(&first, 8) as u32, 5);
     assert_eq!(block_slot(&third, 8) as u32, 6);
     assert_eq!(Arc::strong_count(&a), 3);
+    // A launch in its event shares the live snapshot, or copies the arguments (no
+    // allocation, nothing recorded) when none is live.
+    let in_event = |kernel: &Kernel| InEvent::prepare(kernel, &mut kernel.args.lock(), &s.device);
+    assert!(
+        matches!(in_event(&kernel).unwrap().0, Captured::Shared(ref shared) if Arc::ptr_eq(shared, &third.0))
+    );
     drop((first, second, third));
     assert_eq!(Arc::strong_count(&a), 1, "the kernel holds no buffer");
+    let own = in_event(&kernel).unwrap();
+    assert!(matches!(own.0, Captured::Own(_)));
+    assert_eq!(Arc::strong_count(&a), 2);
+    assert!(kernel.args.lock().snapshot.upgrade().is_none());
+    drop(own);
+    assert_eq!(Arc::strong_count(&a), 1);
     // The application releases `b` while a launch's snapshot holds it: the next launch
     // does not reuse that snapshot, and is refused.
     kernel

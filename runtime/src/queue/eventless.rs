@@ -42,11 +42,15 @@ impl Queue {
     /// event).
     #[inline(always)]
     pub(super) fn may_be_eventless(&self, wait_list: &[Arc<Event>]) -> bool {
-        self.batching
-            && self.batch_open.load(Ordering::Relaxed)
-            && !self.is_out_of_order()
+        self.batch_looks_open()
             && wait_list.iter().all(|e| e.status() == CL_COMPLETE)
             && !crate::log::enabled(crate::log::Category::Launch, crate::log::Level::Info)
+    }
+
+    /// Whether a command without an event would likely join the batch now (batching on,
+    /// in order, the batch open a moment ago): what a launch is built for.
+    pub fn batch_looks_open(&self) -> bool {
+        self.batching && self.batch_open.load(Ordering::Relaxed) && !self.is_out_of_order()
     }
 
     /// Enqueues a command whose event is not returned and that

@@ -1221,6 +1221,16 @@ fn destructor_callback_waits_for_commands_using_the_buffer() {
     release_event(gate);
 }
 
+/// The program built from `source` and its kernel `k`.
+fn built_kernel(fx: &Fixture, source: &str) -> (cl_program, cl_kernel) {
+    let program = api()
+        .create_program_with_source(fx.context, &[source])
+        .expect("clCreateProgramWithSource");
+    assert_eq!(api().build_program(program, c""), CL_SUCCESS);
+    let kernel = api().create_kernel(program, c"k").expect("clCreateKernel");
+    (program, kernel)
+}
+
 #[test]
 fn kernel_argument_does_not_keep_its_buffer_alive() {
     // The CTS's retain_mem_object_set_kernel_arg: a buffer set as a kernel argument and then
@@ -1228,11 +1238,7 @@ fn kernel_argument_does_not_keep_its_buffer_alive() {
     let fx = Fixture::new();
     let log = new_log();
     let api = api();
-    let program = api
-        .create_program_with_source(fx.context, &["kernel void k(global int *x) { x[0] = 7; }"])
-        .expect("clCreateProgramWithSource");
-    assert_eq!(api.build_program(program, c""), CL_SUCCESS);
-    let kernel = api.create_kernel(program, c"k").expect("clCreateKernel");
+    let (program, kernel) = built_kernel(&fx, "kernel void k(global int *x) { x[0] = 7; }");
     let mem = fx.buffer(0, 64);
     assert_eq!(register(mem, 1, log), CL_SUCCESS);
     assert_eq!(api.set_kernel_arg_mem(kernel, 0, mem), CL_SUCCESS);
@@ -1282,6 +1288,47 @@ fn kernel_argument_does_not_keep_its_buffer_alive() {
     assert_eq!(api.set_user_event_status(gate, CL_COMPLETE), CL_SUCCESS);
     fx.finish();
     assert_eq!(wait_for_calls(log, 2)[1], (2, fresh as usize));
+    release_event(gate);
+    assert_eq!(api.release_kernel(kernel), CL_SUCCESS);
+    assert_eq!(api.release_program(program), CL_SUCCESS);
+}
+
+/// Launches without events (a burst that passes no event pointer) hold their buffer until
+/// they have run: a buffer the application releases meanwhile is deleted (its callback
+/// runs) only after them, without another call into the queue.
+#[test]
+fn launches_without_events_hold_their_buffer_until_they_have_run() {
+    let fx = Fixture::new();
+    let log = new_log();
+    let api = api();
+    let (program, kernel) = built_kernel(
+        &fx,
+        "kernel void k(global int *x) { x[get_global_id(0)] += 1; }",
+    );
+    let mem = fx.buffer(0, 64);
+    assert_eq!(register(mem, 1, log), CL_SUCCESS);
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, mem), CL_SUCCESS);
+    let gate = api.create_user_event(fx.context).unwrap();
+    let launch = |waits: Waits<'_>| {
+        api.enqueue_nd_range_kernel(fx.queue, kernel, 1, None, Some(&[4]), None, waits, None)
+    };
+    assert_eq!(launch(Waits::on(&[gate])), CL_SUCCESS);
+    for _ in 0..50 {
+        assert_eq!(launch(Waits::NONE), CL_SUCCESS);
+    }
+    // The kernel lets go of `mem`; only the queued launches hold it.
+    let other = fx.buffer(0, 64);
+    assert_eq!(api.set_kernel_arg_mem(kernel, 0, other), CL_SUCCESS);
+    release(mem);
+    settle();
+    assert!(
+        calls(log).is_empty(),
+        "deleted while launches using it are queued"
+    );
+    assert_eq!(api.set_user_event_status(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_eq!(wait_for_calls(log, 1), [(1, mem as usize)]);
+    fx.finish();
+    release(other);
     release_event(gate);
     assert_eq!(api.release_kernel(kernel), CL_SUCCESS);
     assert_eq!(api.release_program(program), CL_SUCCESS);

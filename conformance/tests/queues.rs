@@ -748,3 +748,113 @@ fn a_large_copy_finished_on_a_one_unit_sub_device_does_not_wait_for_its_own_work
         assert_eq!(api().release_device(sub), CL_SUCCESS);
     }
 }
+
+/// `x[0] = x[0] * 3 + v`: the result of a run of launches depends on their order and on
+/// the `v` each one was enqueued with.
+const STEP: &str = "kernel void advance(global uint *x, uint v) { x[0] = x[0] * 3u + v; }";
+
+/// What [`STEP`] launched with `v` = each of `values`, in order, leaves in `x[0]`.
+fn stepped(values: impl IntoIterator<Item = u32>) -> u32 {
+    values
+        .into_iter()
+        .fold(0u32, |x, v| x.wrapping_mul(3).wrapping_add(v))
+}
+
+/// A burst of launches without events (no event pointer: the queue needs none for them)
+/// behind a launch held back by a user event: they run in order, each with the argument
+/// set before its enqueue (`clSetKernelArg` after an enqueue does not change it), after
+/// the held one; a marker enqueued after them completes only once they have run, and so
+/// does `clFinish`.
+#[test]
+fn launches_without_events_run_in_order_with_their_own_arguments() {
+    use clift_conformance::kernel_fixture::Fixture;
+    let fx = Fixture::new();
+    let k = fx.kernel(STEP, c"advance", c"");
+    // The application's memory (`CL_MEM_USE_HOST_PTR`), read here without a command after
+    // the marker's wait.
+    let host = Box::new(std::sync::atomic::AtomicU32::new(0));
+    // SAFETY: `host` outlives the buffer, released at the end.
+    let (mem, status) = unsafe {
+        api().create_buffer_raw(fx.context, CL_MEM_USE_HOST_PTR, 4, host.as_ptr().cast())
+    };
+    assert_eq!(status, CL_SUCCESS);
+    assert_eq!(api().set_kernel_arg_mem(k.kernel, 0, mem), CL_SUCCESS);
+    let gate = api().create_user_event(fx.context).unwrap();
+    k.arg(1, 1u32);
+    assert_eq!(launch_one(&fx, &k, Waits::on(&[gate]), None), CL_SUCCESS);
+    for v in 2..=300u32 {
+        k.arg(1, v);
+        fx.enqueue(&k, None, &[1], None);
+    }
+    k.arg(1, 1000u32);
+    let mut marker = null_mut();
+    assert_eq!(
+        api().enqueue_marker_with_wait_list(fx.queue, Waits::NONE, Some(&mut marker)),
+        CL_SUCCESS
+    );
+    std::thread::sleep(Duration::from_millis(30));
+    assert_eq!(host.load(std::sync::atomic::Ordering::Acquire), 0);
+    assert!(api().event_status(marker) > CL_COMPLETE);
+    assert_eq!(api().set_user_event_status(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_eq!(api().wait_for_events(&[marker]), CL_SUCCESS);
+    let expected = stepped(1..=300);
+    assert_eq!(host.load(std::sync::atomic::Ordering::Acquire), expected);
+    // More of them, and `clFinish`.
+    for v in [7u32, 8, 9] {
+        k.arg(1, v);
+        fx.enqueue(&k, None, &[1], None);
+    }
+    assert_eq!(api().finish(fx.queue), CL_SUCCESS);
+    let finished = host.load(std::sync::atomic::Ordering::Acquire);
+    assert_eq!(finished, stepped((1..=300).chain([7, 8, 9])));
+    assert_eq!(
+        [marker, gate].map(|event| api().release_event(event)),
+        [CL_SUCCESS; 2]
+    );
+    assert_eq!(api().release_mem_object(mem), CL_SUCCESS);
+}
+
+/// Enqueues `k` over one work-item after `waits`, returning its event into `event`.
+fn launch_one(
+    fx: &clift_conformance::kernel_fixture::Fixture,
+    k: &clift_conformance::kernel_fixture::Kernel,
+    waits: Waits<'_>,
+    event: Option<&mut cl_event>,
+) -> cl_int {
+    api().enqueue_nd_range_kernel(fx.queue, k.kernel, 1, None, Some(&[1]), None, waits, event)
+}
+
+/// A blocking read and a launch with an event after a burst of launches without events
+/// see every one of them; a launch that faults among them fails nothing after it.
+#[test]
+fn a_faulting_launch_without_an_event_fails_nothing_after_it() {
+    use clift_conformance::kernel_fixture::Fixture;
+    let fx = Fixture::new();
+    let k = fx.kernel(STEP, c"advance", c"");
+    let x = fx.buffer(&[0u32]);
+    k.mem(0, &x);
+    let null = k.sibling("advance");
+    // A NULL buffer: the launch faults (CL_OUT_OF_RESOURCES for its event, had it one).
+    assert_eq!(
+        api().set_kernel_arg_raw(null.kernel, 0, size_of::<cl_mem>(), Some(&[0u8; 8])),
+        CL_SUCCESS
+    );
+    null.arg(1, 0u32);
+    for v in 1..=10u32 {
+        k.arg(1, v);
+        fx.enqueue(&k, None, &[1], None);
+        if v == 5 {
+            fx.enqueue(&null, None, &[1], None);
+        }
+    }
+    k.arg(1, 11u32);
+    let mut last = null_mut();
+    assert_eq!(
+        launch_one(&fx, &k, Waits::NONE, Some(&mut last)),
+        CL_SUCCESS
+    );
+    assert_eq!(api().wait_for_events(&[last]), CL_SUCCESS);
+    assert_eq!(api().event_status(last), CL_COMPLETE);
+    assert_eq!(fx.read::<u32>(&x, 1), [stepped(1..=11)]);
+    assert_eq!(api().release_event(last), CL_SUCCESS);
+}

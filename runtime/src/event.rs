@@ -21,7 +21,7 @@ use crate::context::Context;
 use crate::error::ClResult;
 use crate::object::handle_of;
 use crate::object::{ClObject, Header, ObjectKind};
-use crate::queue::{Enqueued, Job, Nothing, Pending, Queue, Start};
+use crate::queue::{Enqueued, Job, Nothing, Pending, Queue, Slot, Start};
 
 /// A `clSetEventCallback` callback, wrapped by the C layer (which knows the event's handle
 /// and the application's data): called with the status the spec says it receives.
@@ -133,7 +133,7 @@ impl Event {
     #[inline(always)]
     pub(crate) fn command<J: Job + 'static>(
         context: &Arc<Context>,
-        queue: &Arc<Queue>,
+        queue: &Queue,
         profiled: bool,
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
@@ -144,16 +144,54 @@ impl Event {
         unsafe {
             let job = Pending::write_job(&raw mut (*event.at).pending, build)?;
             let how = describe(&*job);
+            Self::write_command(event.at, context, queue, profiled, how);
+            Ok((event, how))
+        }
+    }
+
+    /// [`Event::command`] with the job already written in its slot (`work`, enqueued as
+    /// `how`): a command built for a batch that it could not join after all
+    /// (`crate::queue::eventless`).
+    #[inline(always)]
+    pub(crate) fn command_with(
+        context: &Arc<Context>,
+        queue: &Queue,
+        profiled: bool,
+        work: Slot,
+        how: Enqueued,
+    ) -> Unfinished {
+        let event = Unfinished::new();
+        // SAFETY: a fresh event: the job, then every other field, written once.
+        unsafe {
+            Pending::write_slot(&raw mut (*event.at).pending, work);
+            Self::write_command(event.at, context, queue, profiled, how);
+        }
+        event
+    }
+
+    /// Writes every field of a command's event but its job and its place in the queue.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of an `Event`, holds none, and its job is written.
+    #[inline(always)]
+    unsafe fn write_command(
+        dst: *mut Event,
+        context: &Arc<Context>,
+        queue: &Queue,
+        profiled: bool,
+        how: Enqueued,
+    ) {
+        // SAFETY: the caller's contract.
+        unsafe {
             Self::write(
-                event.at,
+                dst,
                 Arc::clone(context),
-                handle_of(&**queue),
+                handle_of(queue),
                 how.command_type,
                 CL_QUEUED,
                 profiled,
             );
-            Pending::write(&raw mut (*event.at).pending, how.start == Start::Blocking);
-            Ok((event, how))
+            Pending::write(&raw mut (*dst).pending, how.start == Start::Blocking);
         }
     }
 

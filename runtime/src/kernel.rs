@@ -94,8 +94,14 @@ pub struct Kernel {
 }
 
 /// What [`Kernel`]'s lock guards.
-struct Launching {
+pub struct Launching {
     args: packed::Args,
+    /// The arguments' snapshot the last launch took, while a launch holds it (see
+    /// [`Snapshot`]); `clSetKernelArg` lets go of it.
+    snapshot: Weak<SharedSnapshot>,
+    /// The same snapshot held by the kernel itself when it holds no memory object (an
+    /// empty kernel launched and waited for again and again builds it once).
+    kept: Option<Arc<SharedSnapshot>>,
     /// The sizes of the last accepted launch and the range they gave (see
     /// [`Kernel::ndrange`]).
     last_range: Option<(RangeKey, NdRange)>,
@@ -177,6 +183,8 @@ impl Kernel {
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         let args = Mutex::new(Launching {
             args: packed::Args::new(&code),
+            snapshot: Weak::new(),
+            kept: None,
             last_range: None,
         });
         Arc::new(Kernel {
@@ -207,7 +215,11 @@ impl Kernel {
         if !value.suits(&param.kind) {
             return fail(CL_INVALID_ARG_VALUE);
         }
-        self.args.lock().args.set(&self.code, index as usize, value);
+        let mut launching = self.args.lock();
+        launching.args.set(&self.code, index as usize, value);
+        // The launches enqueued so far keep the arguments they had.
+        launching.snapshot = Weak::new();
+        launching.kept = None;
         Ok(())
     }
 
@@ -273,12 +285,12 @@ impl Kernel {
     /// As [`Kernel::prepare_into`]; `range` is valid for writes of an `NdRange`, written if
     /// this succeeds.
     #[inline]
-    pub unsafe fn prepare_ndrange_into(
+    pub unsafe fn prepare_ndrange_into<A: LaunchArgs>(
         &self,
         device: &Device,
         sizes: Sizes,
         range: *mut NdRange,
-        dst: *mut PreparedLaunch,
+        dst: *mut A,
     ) -> ClResult<()> {
         let Sizes {
             work_dim,
@@ -289,9 +301,10 @@ impl Kernel {
         let key = RangeKey::new(device, work_dim, offset, global, local);
         let mut launching = self.args.lock();
         let checked = self.remembered_ndrange(&mut launching, device, key)?;
+        let args = A::prepare(self, &mut launching, device)?;
         // SAFETY: the caller's contract.
         unsafe {
-            self.prepare_locked(&launching.args, device, dst)?;
+            dst.write(args);
             range.write(checked);
         }
         Ok(())
@@ -414,28 +427,23 @@ impl Kernel {
     }
 
     /// [`Kernel::prepare`] written in place at `dst` (a launch's place in its command's
-    /// event): the argument block is copied once, from the kernel into the event.
+    /// event).
     ///
     /// # Safety
     /// `dst` is valid for writes of a `PreparedLaunch` and holds none. It is written whole
     /// if this succeeds, and not at all if it fails.
     #[inline]
     pub unsafe fn prepare_into(&self, device: &Device, dst: *mut PreparedLaunch) -> ClResult<()> {
+        let args = PreparedLaunch::prepare(self, &mut self.args.lock(), device)?;
         // SAFETY: the caller's contract.
-        unsafe { self.prepare_locked(&self.args.lock().args, device, dst) }
+        unsafe { dst.write(args) };
+        Ok(())
     }
 
-    /// [`Kernel::prepare_into`] with the kernel's lock held (`args` under it).
-    ///
-    /// # Safety
-    /// As [`Kernel::prepare_into`].
+    /// The checks of a launch's arguments at enqueue, under the kernel's lock; returns the
+    /// local memory a group lays out.
     #[inline(always)]
-    unsafe fn prepare_locked(
-        &self,
-        args: &packed::Args,
-        device: &Device,
-        dst: *mut PreparedLaunch,
-    ) -> ClResult<()> {
+    fn check_arguments(&self, args: &packed::Args, device: &Device) -> ClResult<usize> {
         // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
         if !args.complete() {
             return fail(CL_INVALID_KERNEL_ARGS);
@@ -446,7 +454,6 @@ impl Kernel {
         if self.code.private_mem_size > limits::MAX_PRIVATE_MEM_SIZE {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        let buffers = args.hold()?;
         // Every local argument starts at a multiple of the largest alignment (6.1.5: a
         // `__local long16 *` points to 128-byte aligned memory). Sizes from the application
         // are combined with checked arithmetic: an overflow means more local memory than any
@@ -464,20 +471,50 @@ impl Kernel {
         if args.local_need() != 0 && args.local_need() as u64 > device.local_mem_size() {
             return fail(CL_OUT_OF_RESOURCES);
         }
-        let safe_objects = if self.code.safe_sites.is_some() {
-            self.safe_objects(args.values())
-        } else {
-            Vec::new()
-        };
-        // SAFETY: the caller's contract; each field is written once, after every check.
-        unsafe {
-            (&raw mut (*dst).code).write(Arc::clone(&self.launch_code));
-            args.block().clone_to(&raw mut (*dst).block);
-            (&raw mut (*dst)._buffers).write(buffers);
-            (&raw mut (*dst).local_size).write(local_size);
-            (&raw mut (*dst).safe_objects).write(safe_objects);
+        Ok(local_size)
+    }
+
+    /// The snapshot a launch may share: the last launch's while one holds it (or the
+    /// kernel keeps it) and its memory objects are still the application's (a released one
+    /// is no value any more: `alive`).
+    #[inline(always)]
+    fn live_snapshot(launching: &Launching) -> Option<Arc<SharedSnapshot>> {
+        launching
+            .snapshot
+            .upgrade()
+            .filter(|snapshot| snapshot.buffers.all_alive())
+    }
+
+    /// A new snapshot of the arguments (`local_size`: from [`Kernel::check_arguments`]).
+    fn new_snapshot(&self, args: &packed::Args, local_size: usize) -> ClResult<Snapshot> {
+        Ok(Snapshot {
+            code: Arc::clone(&self.launch_code),
+            block: args.block().clone(),
+            buffers: args.hold()?,
+            local_size,
+            safe_objects: if self.code.safe_sites.is_some() {
+                self.safe_objects(args.values())
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
+    /// A new snapshot, recorded as the one later launches share.
+    fn shared_snapshot(
+        &self,
+        launching: &mut Launching,
+        local_size: usize,
+    ) -> ClResult<Arc<SharedSnapshot>> {
+        let snapshot = Arc::new(SharedSnapshot {
+            _apart: [0; 48],
+            snapshot: self.new_snapshot(&launching.args, local_size)?,
+        });
+        launching.snapshot = Arc::downgrade(&snapshot);
+        if snapshot.buffers.is_empty() {
+            launching.kept = Some(Arc::clone(&snapshot));
         }
-        Ok(())
+        Ok(snapshot)
     }
 
     /// Safe mode: each parameter's object for the kernel's bounds checks (a buffer's
@@ -526,18 +563,126 @@ impl Drop for Kernel {
     }
 }
 
-/// A launch with its arguments captured (at enqueue time, as the spec requires).
-pub struct PreparedLaunch {
+/// How a launch holds its arguments, captured at enqueue time as the spec requires
+/// ([`PreparedLaunch`], [`InEvent`]).
+pub trait LaunchArgs: Send + Sized + 'static {
+    /// Captures the arguments under the kernel's lock (`launching`), after their checks.
+    fn prepare(kernel: &Kernel, launching: &mut Launching, device: &Device) -> ClResult<Self>;
+
+    /// The arguments as the launch runs them ([`Snapshot::run`]).
+    fn snapshot(&self) -> &Snapshot;
+}
+
+/// A launch's arguments as the kernel's [`Snapshot`] of them, shared with its other
+/// launches while its arguments do not change (one count each): what a launch without an
+/// event carries into its queue's batch (a pointer: the launch fits a 128-byte slot).
+pub struct PreparedLaunch(Arc<SharedSnapshot>);
+
+impl LaunchArgs for PreparedLaunch {
+    #[inline(always)]
+    fn prepare(kernel: &Kernel, launching: &mut Launching, device: &Device) -> ClResult<Self> {
+        let local_size = kernel.check_arguments(&launching.args, device)?;
+        let snapshot = match Kernel::live_snapshot(launching) {
+            Some(snapshot) => snapshot,
+            None => kernel.shared_snapshot(launching, local_size)?,
+        };
+        Ok(PreparedLaunch(snapshot))
+    }
+
+    fn snapshot(&self) -> &Snapshot {
+        &self.0
+    }
+}
+
+/// A launch's arguments in its event: the shared snapshot if there is one (launches
+/// without events hold it, or the kernel keeps it), else a copy of its own, written in
+/// the event with no allocation (a launch with buffers waited for at once would
+/// otherwise allocate and free a snapshot each time: the kernel keeps one with buffers
+/// only weakly).
+pub struct InEvent(Captured);
+
+/// See [`InEvent`]. (The copy is held by value: boxing it would cost the allocation it
+/// saves.)
+#[allow(clippy::large_enum_variant)]
+enum Captured {
+    Shared(Arc<SharedSnapshot>),
+    Own(Snapshot),
+}
+
+impl LaunchArgs for InEvent {
+    #[inline(always)]
+    fn prepare(kernel: &Kernel, launching: &mut Launching, device: &Device) -> ClResult<Self> {
+        let local_size = kernel.check_arguments(&launching.args, device)?;
+        Ok(InEvent(match Kernel::live_snapshot(launching) {
+            Some(snapshot) => Captured::Shared(snapshot),
+            None if !launching.args.holds_objects() => {
+                Captured::Shared(kernel.shared_snapshot(launching, local_size)?)
+            }
+            None => Captured::Own(kernel.new_snapshot(&launching.args, local_size)?),
+        }))
+    }
+
+    fn snapshot(&self) -> &Snapshot {
+        match &self.0 {
+            Captured::Shared(snapshot) => snapshot,
+            Captured::Own(snapshot) => snapshot,
+        }
+    }
+}
+
+impl std::ops::Deref for PreparedLaunch {
+    type Target = Snapshot;
+    fn deref(&self) -> &Snapshot {
+        &self.0
+    }
+}
+
+impl PreparedLaunch {
+    /// Whether two launches share their arguments' snapshot.
+    #[cfg(test)]
+    pub(crate) fn shares_arguments_with(&self, other: &PreparedLaunch) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A kernel's arguments as its launches use them: a copy of the argument block that
+/// `clSetKernelArg` packed, the layout of local memory, and the memory objects the launches
+/// keep alive until they have run. Immutable: `clSetKernelArg` makes the next launch build
+/// a new one, and the launches enqueued before keep theirs.
+///
+/// Launches of a burst share one (each takes one count on it, where each took a count on
+/// the code and on every memory object, and copied the block): the kernel keeps it only
+/// weakly (`Launching::snapshot`), since a kernel must not keep its argument buffers alive.
+pub struct Snapshot {
     code: Arc<LaunchCode>,
     block: packed::Block,
-    /// Held until the command has run.
-    _buffers: packed::Held,
+    /// Held until the launches have run.
+    buffers: packed::Held,
     local_size: usize,
     /// Safe mode: one object per parameter (empty for a kernel built without checks).
     safe_objects: Vec<SafeObject>,
 }
 
-impl PreparedLaunch {
+/// A [`Snapshot`] as launches share it (in an `Arc`): its fields start a cache line after
+/// the `Arc`'s reference counts, so that the counts launches take and drop do not share a
+/// line with what a worker reads (not by a 128-byte alignment: an over-aligned allocation
+/// took glibc's `memalign`, ~450 instructions where `malloc` takes ~50).
+#[repr(C)]
+pub struct SharedSnapshot {
+    /// Past the two counts before it in the `Arc`'s allocation (16-byte aligned), at
+    /// least 64 bytes: the snapshot after it is on another line.
+    _apart: [u8; 48],
+    snapshot: Snapshot,
+}
+
+impl std::ops::Deref for SharedSnapshot {
+    type Target = Snapshot;
+    fn deref(&self) -> &Snapshot {
+        &self.snapshot
+    }
+}
+
+impl Snapshot {
     /// Runs every work-group of `range` on the device's workers; a fault is told to
     /// `context`'s notify callback.
     pub fn run(
@@ -744,7 +889,7 @@ impl PreparedLaunch {
     }
 }
 
-impl PreparedLaunch {
+impl Snapshot {
     /// What a safe-mode check found, for the fault's message: "made an out-of-bounds write
     /// of 4 bytes at 0x... (<source>:3:5): 4 bytes past the end of argument 1 'out' (a
     /// 4096-byte __global buffer at 0x...)".

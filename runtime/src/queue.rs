@@ -20,6 +20,9 @@
 //! flusher thread.
 
 mod batch;
+#[cfg(test)]
+pub(crate) use batch::tests as batch_tests;
+mod eventless;
 mod flusher;
 mod work;
 
@@ -37,10 +40,10 @@ use crate::event::{Dependent, Event, Link, Unfinished};
 use crate::object::{ClObject, Header, ObjectKind, handle_of};
 
 pub(crate) use work::Nothing;
-use work::Slot;
-#[cfg(test)]
-pub(crate) use work::fits as fits_in_event;
+pub(crate) use work::Slot;
 pub use work::{Job, Work, work};
+#[cfg(test)]
+pub(crate) use work::{fits as fits_in_event, fits_in};
 
 /// How a command that is ready when enqueued starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +143,11 @@ pub struct Queue {
     properties: AtomicU64,
     /// Whether plain in-order commands join batches ([`batch`]; `CLIFT_BATCH`).
     batching: bool,
+    /// Whether the batch was open when the queue's lock was last released (written under
+    /// the lock; read without it as a hint): a command without an event is built for the
+    /// batch only then, so that a chain's leader (every launch of an enqueue-and-wait
+    /// loop) is built in its event at once, not built for the batch and moved.
+    batch_open: AtomicBool,
     state: Mutex<QueueState>,
 }
 
@@ -182,6 +190,7 @@ impl Queue {
             device,
             properties: AtomicU64::new(properties),
             batching,
+            batch_open: AtomicBool::new(false),
             state: Mutex::new(QueueState {
                 last: None,
                 barrier: None,
@@ -283,6 +292,13 @@ impl Queue {
         build: impl FnOnce(*mut J) -> ClResult<()>,
         describe: impl FnOnce(&J) -> Enqueued,
     ) -> ClResult<Option<Arc<Event>>> {
+        // (A job too large for a batch's slot, a launch built for its event, keeps one.)
+        if !returned
+            && work::fits_in::<J, { work::BATCH_WORDS }>()
+            && self.may_be_eventless(&wait_list)
+        {
+            return self.enqueue_eventless(wait_list, build, describe);
+        }
         let (event, how) = Event::command(&self.context, self, self.profiling(), build, describe)?;
         Ok(self.enqueue_event(event, wait_list, how.order, how.start, returned))
     }
@@ -323,13 +339,16 @@ impl Queue {
                 });
                 state.last = Some(Arc::clone(&event));
                 state.batch.join(Arc::clone(&event));
-                if !returned {
-                    state.track(event);
-                    return None;
-                }
-                state.track(Arc::clone(&event));
-                return Some(event);
+                let returned = returned.then(|| Arc::clone(&event));
+                state.track(event);
+                let spent = state.batch.pickup();
+                drop(state);
+                self.drop_spent(spent);
+                return returned;
             }
+            // What the command may wait for below (`last`, `unfinished`) must stand for
+            // every command so far, bare ones included.
+            self.mark_tail(&mut state);
             if ordering.waits_for_all() {
                 state.unfinished.retain(|e| !e.is_finished());
                 // Every command not known to be finished, in order or not (`last` is
@@ -355,6 +374,8 @@ impl Queue {
                 && state
                     .batch
                     .close_or_lead(!out_of_order && start != Start::Blocking);
+            self.batch_open
+                .store(state.batch.joinable_after_lead(), Ordering::Relaxed);
             // The event is completed here, with the command it follows known, so that it
             // is complete before anyone else can see it.
             let before = previous.as_ref().filter(|_| !out_of_order);
@@ -410,7 +431,11 @@ impl Queue {
     /// in-order one, so on an in-order queue nothing else is left to wait for (and no list
     /// is copied); then those enqueued while the queue was out-of-order.
     pub fn finish(&self) {
-        let last = self.state.lock().last.clone();
+        let last = {
+            let mut state = self.state.lock();
+            self.mark_tail(&mut state);
+            state.last.clone()
+        };
         if let Some(last) = last {
             last.wait();
         }
@@ -469,6 +494,16 @@ impl Pending {
     ) -> ClResult<*mut J> {
         // SAFETY: the caller's contract.
         unsafe { Slot::write_with(UnsafeCell::raw_get(&raw mut (*dst).work), build) }
+    }
+
+    /// Writes a job built already (in its slot) as the job of a pending command.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of a `Pending` and holds no job.
+    #[inline(always)]
+    pub(crate) unsafe fn write_slot(dst: *mut Pending, work: Slot) {
+        // SAFETY: the caller's contract.
+        unsafe { UnsafeCell::raw_get(&raw mut (*dst).work).write(work) }
     }
 
     /// Writes the pending part of a command but its job ([`Pending::write_job`]) into

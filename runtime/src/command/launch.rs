@@ -11,17 +11,20 @@ use khronos_headers::*;
 use super::Command;
 use crate::error::ClResult;
 use crate::event::Event;
-use crate::kernel::{Kernel, NdRange, PreparedLaunch, Sizes};
+use crate::kernel::{InEvent, Kernel, LaunchArgs, NdRange, PreparedLaunch, Sizes};
 use crate::queue::Queue;
 
 /// The most work-items of a launch that is deferred until waited for (`Command::short`).
 pub const SHORT_LAUNCH: usize = 4096;
 
-/// A kernel launch over an NDRange (on its queue's device).
-pub struct Launch {
+/// A kernel launch over an NDRange (on its queue's device), holding its arguments as `A`:
+/// a shared snapshot ([`PreparedLaunch`]: a launch without an event, in a batch's small
+/// slot) or [`InEvent`] (a launch with its event, where a copy of its own costs no
+/// allocation).
+pub struct Launch<A = PreparedLaunch> {
     command_type: cl_command_type,
     range: NdRange,
-    prepared: PreparedLaunch,
+    prepared: A,
 }
 
 impl Launch {
@@ -48,8 +51,18 @@ impl Launch {
             global,
             local,
         };
-        let prepare = |range: *mut NdRange, prepared: *mut PreparedLaunch| {
-            // SAFETY: `enqueue` hands places valid for writes, written whole or not at all.
+        // Built for the batch (a shared snapshot) only when it will likely go there
+        // without an event.
+        if !returned && queue.batch_looks_open() {
+            let prepare = |range: *mut NdRange, prepared: *mut PreparedLaunch| {
+                // SAFETY: `enqueue` hands places valid for writes, written whole or not
+                // at all.
+                unsafe { kernel.prepare_ndrange_into(device, sizes, range, prepared) }
+            };
+            return Self::enqueue(queue, CL_COMMAND_NDRANGE_KERNEL, prepare, waits, returned);
+        }
+        let prepare = |range: *mut NdRange, prepared: *mut InEvent| {
+            // SAFETY: as above.
             unsafe { kernel.prepare_ndrange_into(device, sizes, range, prepared) }
         };
         Self::enqueue(queue, CL_COMMAND_NDRANGE_KERNEL, prepare, waits, returned)
@@ -79,14 +92,14 @@ impl Launch {
 
     /// Builds the launch straight into the command's event: `prepare` writes its range and
     /// its arguments (whole, or nothing if it fails).
-    fn enqueue(
+    fn enqueue<A: LaunchArgs>(
         queue: &Arc<Queue>,
         command_type: cl_command_type,
-        prepare: impl FnOnce(*mut NdRange, *mut PreparedLaunch) -> ClResult<()>,
+        prepare: impl FnOnce(*mut NdRange, *mut A) -> ClResult<()>,
         waits: Vec<Arc<Event>>,
         returned: bool,
     ) -> ClResult<Option<Arc<Event>>> {
-        let build = |at: *mut Launch| {
+        let build = |at: *mut Launch<A>| {
             // SAFETY: `at` is valid for writes of a `Launch`; `prepare` writes the range
             // and the arguments whole or, failing, nothing, and the last field follows.
             unsafe {
@@ -100,7 +113,7 @@ impl Launch {
     }
 }
 
-impl Command for Launch {
+impl<A: LaunchArgs> Command for Launch<A> {
     fn command_type(&self) -> cl_command_type {
         self.command_type
     }
@@ -113,7 +126,18 @@ impl Command for Launch {
 
     fn run(self, queue: &crate::queue::Queue) -> ClResult<()> {
         self.prepared
+            .snapshot()
             .run(queue.device(), queue.context(), self.range)
+    }
+
+    /// A launch runs by reference: a burst's launches then keep their code's and memory
+    /// objects' counts until the enqueuing thread drops them.
+    fn run_kept(&mut self, queue: &crate::queue::Queue) -> Option<ClResult<()>> {
+        Some(
+            self.prepared
+                .snapshot()
+                .run(queue.device(), queue.context(), self.range),
+        )
     }
 }
 
@@ -126,5 +150,17 @@ mod tests {
     fn a_launch_is_held_in_its_event() {
         assert!(crate::queue::fits_in_event::<super::super::Once<Launch>>());
         assert!(!crate::queue::fits_in_event::<[u128; 25]>());
+    }
+
+    /// A launch (its arguments a shared snapshot) fits a batch's 128-byte slot in place.
+    #[test]
+    fn a_launch_fits_a_batch_slot() {
+        assert!(crate::queue::fits_in::<super::super::Once<Launch>, 7>());
+        // A launch with its own copy of its arguments goes in its event, never a batch.
+        type InEvent = Launch<crate::kernel::InEvent>;
+        assert!(crate::queue::fits_in_event::<super::super::Once<InEvent>>());
+        assert!(!crate::queue::fits_in::<super::super::Once<InEvent>, 7>());
+        assert!(!crate::queue::fits_in::<[u128; 8], 7>());
+        assert_eq!(size_of::<crate::queue::Slot<7>>(), 128);
     }
 }

@@ -55,6 +55,13 @@ pub trait Command: Send + 'static {
     /// hold them itself: each reference count a command takes and a worker drops is a
     /// cache line the two cores pass back and forth).
     fn run(self, queue: &Queue) -> ClResult<()>;
+
+    /// Does the work without giving up what the command holds, which goes when it is
+    /// dropped (by the enqueuing thread, for a command without an event in a batch: see
+    /// `crate::queue::Job::run_kept`); `None` if the command can only run by value.
+    fn run_kept(&mut self, _queue: &Queue) -> Option<ClResult<()>> {
+        None
+    }
 }
 
 /// Enqueues `command` on `queue` after `waits` (validated by the caller: events of the
@@ -153,9 +160,34 @@ pub(crate) struct Once<C> {
 }
 
 impl<C: Command> Job for Once<C> {
+    /// Runs the command and keeps it (live, to be dropped with the job) if it can run in
+    /// place; otherwise runs it by value.
+    fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        if !self.live {
+            return Ok(());
+        }
+        // SAFETY: live: written and neither run nor dropped.
+        let command = unsafe { self.command.assume_init_mut() };
+        match command.run_kept(queue) {
+            Some(result) => result,
+            None => self.run(Some(queue)),
+        }
+    }
+
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
         if !std::mem::replace(&mut self.live, false) {
             return Ok(());
+        }
+        if let Some(queue) = queue {
+            // A command that runs in place is not copied out first (a launch in its
+            // event is ~370 bytes), and is dropped where it is.
+            // SAFETY: it was live; marked not live, it is dropped here only.
+            let command = unsafe { self.command.assume_init_mut() };
+            if let Some(result) = command.run_kept(queue) {
+                // SAFETY: as above.
+                unsafe { self.command.assume_init_drop() };
+                return result;
+            }
         }
         // SAFETY: it was live, and is marked not to be read again.
         let command = unsafe { self.command.assume_init_read() };
@@ -305,6 +337,100 @@ mod tests {
         let event = enqueue(&queue, Counted(Arc::clone(&counts)), Vec::new(), true).unwrap();
         assert_eq!(event.status(), CL_COMPLETE);
         assert_eq!(seen(), [2, 4]);
+    }
+
+    /// A command that runs in place and records where it is dropped: (index, thread).
+    struct Kept {
+        index: usize,
+        log: Arc<parking_lot::Mutex<Vec<(usize, String)>>>,
+        /// Met twice while it runs (started, then let go).
+        hold: Option<Arc<std::sync::Barrier>>,
+    }
+
+    impl Command for Kept {
+        fn command_type(&self) -> cl_command_type {
+            CL_COMMAND_NDRANGE_KERNEL
+        }
+        fn run(mut self, queue: &Queue) -> ClResult<()> {
+            self.run_kept(queue).expect("runs in place")
+        }
+        fn run_kept(&mut self, _queue: &Queue) -> Option<ClResult<()>> {
+            if let Some(hold) = &self.hold {
+                hold.wait();
+                hold.wait();
+            }
+            Some(Ok(()))
+        }
+    }
+
+    impl Drop for Kept {
+        fn drop(&mut self) {
+            let name = std::thread::current().name().unwrap_or("").to_string();
+            self.log.lock().push((self.index, name));
+        }
+    }
+
+    /// What the runner of a batch ran without events is dropped by the enqueuing thread,
+    /// which picks it up once 16 have piled up; what is left when the runner lets go of the
+    /// chain, the runner drops.
+    #[test]
+    fn bare_commands_are_dropped_by_the_enqueuing_thread_once_sixteen_have_run() {
+        // Batching on whatever `CLIFT_BATCH` says.
+        let queue = crate::queue::batch_tests::queue(true, 0);
+        let log = Arc::new(parking_lot::Mutex::new(Vec::new()));
+        let (first, second) = (
+            Arc::new(std::sync::Barrier::new(2)),
+            Arc::new(std::sync::Barrier::new(2)),
+        );
+        let enqueue_kept = |index: usize, hold: Option<&Arc<std::sync::Barrier>>, waits| {
+            let command = Kept {
+                index,
+                log: Arc::clone(&log),
+                hold: hold.cloned(),
+            };
+            // SAFETY: the command is written whole.
+            unsafe {
+                enqueue_built_returning(&queue, waits, false, false, |at: *mut Kept| {
+                    at.write(command);
+                    Ok(())
+                })
+            }
+            .unwrap()
+        };
+        let gate = Event::user(Arc::clone(queue.context()));
+        // The leader, held back: the commands after it join its batch without events.
+        assert!(enqueue_kept(0, None, vec![Arc::clone(&gate)]).is_none());
+        for index in 1..20 {
+            assert!(enqueue_kept(index, None, Vec::new()).is_none());
+        }
+        assert!(enqueue_kept(20, Some(&first), Vec::new()).is_none());
+        gate.set_status(CL_COMPLETE);
+        // 1..=20 have run (20 is running), and nothing is spent yet.
+        first.wait();
+        assert!(enqueue_kept(21, Some(&second), Vec::new()).is_none());
+        first.wait();
+        // 21 runs: the runner has handed in 1..=20.
+        second.wait();
+        assert!(enqueue_kept(22, None, Vec::new()).is_none());
+        let here = std::thread::current().name().unwrap_or("").to_string();
+        let dropped_here: Vec<usize> = (log.lock().iter())
+            .filter(|(_, name)| *name == here)
+            .map(|(index, _)| *index)
+            .collect();
+        assert_eq!(dropped_here, (1..=20).collect::<Vec<_>>());
+        second.wait();
+        queue.finish();
+        let started = std::time::Instant::now();
+        while log.lock().len() < 23 {
+            assert!(started.elapsed().as_secs() < 10, "{:?}", log.lock());
+            std::thread::yield_now();
+        }
+        let log = log.lock();
+        for (index, name) in log.iter() {
+            if *index == 0 || *index > 20 {
+                assert!(name.starts_with("clift-worker-"), "{index} on {name}");
+            }
+        }
     }
 
     /// A command whose event the application did not ask for is enqueued all the same:

@@ -14,6 +14,7 @@ use clift_compiler::kernel::MAX_ALIGN;
 use super::{KernelCode, StoredArg, alive, local_total};
 use crate::error::ClResult;
 use crate::memory::Mem;
+use crate::object::ClObject;
 
 /// The argument block size kept inside a launch (larger blocks are allocated).
 pub const INLINE: usize = 128;
@@ -55,21 +56,6 @@ impl Block {
         }
     }
 
-    /// Writes a copy of the block to `dst` (into a launch's event, without a copy on the
-    /// stack on the way).
-    ///
-    /// # Safety
-    /// `dst` is valid for writes of a `Block` and holds none.
-    #[inline(always)]
-    pub unsafe fn clone_to(&self, dst: *mut Block) {
-        // SAFETY: the caller's contract; each field is written once.
-        unsafe {
-            (&raw mut (*dst).inline).write(self.inline);
-            (&raw mut (*dst).heap).write(self.heap.clone());
-            (&raw mut (*dst).len).write(self.len);
-        }
-    }
-
     pub fn as_ptr(&self) -> *const u8 {
         if self.len > INLINE {
             self.heap.as_ptr()
@@ -87,6 +73,20 @@ pub struct Held {
 }
 
 impl Held {
+    /// Whether it holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.first[0].is_none()
+    }
+
+    /// Whether every object is still the application's (see `alive`): a launch that
+    /// reuses a snapshot holding one the application has released is refused.
+    pub fn all_alive(&self) -> bool {
+        let first = self.first.iter().flatten();
+        first
+            .chain(&self.rest)
+            .all(|mem| mem.header().api_refs() > 0)
+    }
+
     fn push(&mut self, mem: Arc<Mem>) {
         match self.first.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some(mem),
@@ -192,6 +192,11 @@ impl Args {
             _ => None,
         });
         self.local_need = local_total(code.static_local_size, locals, 16).unwrap_or(usize::MAX);
+    }
+
+    /// Whether a memory object is among the arguments.
+    pub fn holds_objects(&self) -> bool {
+        !self.objects.is_empty()
     }
 
     /// Whether every argument has been set.

@@ -559,7 +559,7 @@ fn huge_local_arguments_saturate_the_query_and_refuse_the_launch() {
 /// The 8-byte slot at `offset` of a launch's argument block.
 fn block_slot(launch: &PreparedLaunch, offset: usize) -> u64 {
     // SAFETY: every block in these tests holds 8 bytes at `offset`.
-    unsafe { slot(launch.block.as_ptr(), offset) }
+    unsafe { slot(launch.0.block.as_ptr(), offset) }
 }
 
 /// `clSetKernelArg` packs the block: a launch copies it as it was at enqueue, later
@@ -589,7 +589,7 @@ fn arguments_are_packed_when_set_and_copied_at_enqueue() {
     assert_eq!(block_slot(&first, 8), a.base() as u64);
     assert_eq!(block_slot(&first, 16), 128);
     assert_eq!(block_slot(&first, 24) as u32, 7);
-    assert_eq!(first.local_size, 256);
+    assert_eq!(first.0.local_size, 256);
     // A larger first local argument moves the second; the earlier launch keeps its copy.
     kernel.set_arg(0, ArgValue::Local(200)).unwrap();
     kernel
@@ -602,7 +602,7 @@ fn arguments_are_packed_when_set_and_copied_at_enqueue() {
     assert_eq!(block_slot(&second, 16), 256);
     assert_eq!(block_slot(&second, 8), b.base() as u64);
     assert_eq!(block_slot(&second, 24) as u32, 9);
-    assert_eq!(second.local_size, 384);
+    assert_eq!(second.0.local_size, 384);
     assert_eq!(block_slot(&first, 16), 128);
     assert_eq!(block_slot(&first, 8), a.base() as u64);
     // A NULL buffer is a zero address; a value of the wrong kind is refused when set.
@@ -638,4 +638,77 @@ fn a_launch_holds_its_buffers_and_refuses_released_ones() {
         kernel.prepare(&s.device).err(),
         Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
     );
+}
+
+/// Launches share the kernel's snapshot of its arguments while they do not change; after
+/// `clSetKernelArg` the next launch gets a new one and the earlier launches keep theirs;
+/// the kernel itself keeps no buffer alive; a snapshot holding a buffer the application
+/// has released is not reused (the launch is refused).
+#[test]
+fn launches_share_the_arguments_snapshot_until_an_argument_changes() {
+    let s = setup();
+    let (a, b) = (buffer(&s.context, &[0; 16]), buffer(&s.context, &[0; 16]));
+    let params = vec![
+        param(ParamKind::Buffer { constant: false }, 0),
+        param(ParamKind::Value { size: 4 }, 8),
+    ];
+    let kernel = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 12));
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&a))))
+        .unwrap();
+    kernel
+        .set_arg(1, ArgValue::Bytes(5u32.to_ne_bytes().to_vec()))
+        .unwrap();
+    let first = kernel.prepare(&s.device).unwrap();
+    let second = kernel.prepare(&s.device).unwrap();
+    assert!(first.shares_arguments_with(&second));
+    // Holding a buffer, the snapshot is not the kernel's to keep.
+    assert!(kernel.args.lock().kept.is_none());
+    // One count on the buffer for both launches.
+    assert_eq!(Arc::strong_count(&a), 2);
+    kernel
+        .set_arg(1, ArgValue::Bytes(6u32.to_ne_bytes().to_vec()))
+        .unwrap();
+    let third = kernel.prepare(&s.device).unwrap();
+    assert!(!third.shares_arguments_with(&second));
+    assert_eq!(block_slot(&first, 8) as u32, 5);
+    assert_eq!(block_slot(&third, 8) as u32, 6);
+    assert_eq!(Arc::strong_count(&a), 3);
+    // A launch in its event shares the live snapshot, or copies the arguments (no
+    // allocation, nothing recorded) when none is live.
+    let in_event = |kernel: &Kernel| InEvent::prepare(kernel, &mut kernel.args.lock(), &s.device);
+    assert!(
+        matches!(in_event(&kernel).unwrap().0, Captured::Shared(ref shared) if Arc::ptr_eq(shared, &third.0))
+    );
+    drop((first, second, third));
+    assert_eq!(Arc::strong_count(&a), 1, "the kernel holds no buffer");
+    let own = in_event(&kernel).unwrap();
+    assert!(matches!(own.0, Captured::Own(_)));
+    assert_eq!(Arc::strong_count(&a), 2);
+    assert!(kernel.args.lock().snapshot.upgrade().is_none());
+    drop(own);
+    assert_eq!(Arc::strong_count(&a), 1);
+    // The application releases `b` while a launch's snapshot holds it: the next launch
+    // does not reuse that snapshot, and is refused.
+    kernel
+        .set_arg(0, ArgValue::Buffer(Some(Arc::clone(&b))))
+        .unwrap();
+    let holding = kernel.prepare(&s.device).unwrap();
+    assert!(b.header().api_release());
+    assert_eq!(
+        kernel.prepare(&s.device).err(),
+        Some(crate::ClError(CL_INVALID_KERNEL_ARGS))
+    );
+    drop(holding);
+    // A kernel without memory objects keeps its snapshot: a launch after the last one
+    // was dropped reuses it.
+    let params = vec![param(ParamKind::Value { size: 4 }, 0)];
+    let plain = Kernel::new(Arc::clone(&s.program), code(vector_add, params, 4));
+    plain
+        .set_arg(0, ArgValue::Bytes(5u32.to_ne_bytes().to_vec()))
+        .unwrap();
+    drop(plain.prepare(&s.device).unwrap());
+    let kept = plain.args.lock().kept.clone().expect("kept");
+    let again = plain.prepare(&s.device).unwrap();
+    assert!(Arc::ptr_eq(&kept, &again.0));
 }

@@ -21,9 +21,12 @@
 //! `CLIFT_BATCH=0` ([`enabled`]) turns batches off (every command is linked to the one
 //! before it), for A/B measurements and for telling a batch bug from another.
 
+use std::mem::MaybeUninit;
 use std::sync::{Arc, OnceLock};
 
-use super::Queue;
+use super::work::BatchSlot;
+use super::{Job, Queue};
+use crate::error::ClResult;
 use crate::event::Event;
 
 /// `CLIFT_BATCH`: `0` turns batched hand-off off (see the module's documentation).
@@ -40,11 +43,56 @@ fn parse(value: Option<&str>) -> bool {
     value.is_none_or(|v| v.trim() != "0")
 }
 
+/// A command of a batch: the work of a command nobody can name (see
+/// [`super::eventless`]), or an [`Ordered`] command with an event. Held by value, in one
+/// vector of slots: boxing a bare command's work would cost the allocation that leaving
+/// out its event saves, and an enum of the two cost the burst's enqueue ~150 instructions
+/// of copies of its 400 bytes.
+pub(super) type Item = BatchSlot;
+
+/// A command with an event in a batch (the application asked for it, or the queue needs
+/// one to wait for: see [`super::eventless`]): running it runs the event's command.
+struct Ordered(Arc<Event>);
+
+impl Job for Ordered {
+    fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
+        if let Some(queue) = queue {
+            super::execute(&self.0, queue);
+        }
+        Ok(())
+    }
+}
+
+/// How many spent items an enqueue lets pile up before it takes them to drop
+/// ([`Batch::pickup`]): taking them costs the enqueuing thread a second lock of the queue
+/// (to give the emptied vector back), paid once per this many commands.
+const PICKUP: usize = 16;
+
+/// The most items an idle batch's empty vectors keep room for (once the runner has let go
+/// of the chain): a burst of 10,000 launches left megabytes behind otherwise.
+const KEPT_ITEMS: usize = 256;
+
 /// The batch of an in-order queue, under the queue's lock.
+///
+/// Three vectors go round without a `malloc`: the enqueuing thread fills `items`; the
+/// runner takes them and runs them in place; what it ran goes to `spent`, where the
+/// enqueuing thread picks it up and drops it (so that the counts a command took at enqueue,
+/// on its kernel's code, its memory objects and its event, are dropped by the thread that
+/// took them, and those cache lines stay in its core: dropped by the runner, each was a
+/// line the two cores passed back and forth for every command); the emptied vector comes
+/// back as `free`, and the runner hands it out as the next `items`.
 #[derive(Default)]
 pub(super) struct Batch {
     /// Commands enqueued behind the chain's runner, in order, not taken by it yet.
-    items: Vec<Arc<Event>>,
+    items: Vec<Item>,
+    /// Commands the runner has run, holding what they held, for the enqueuing thread to
+    /// drop; the runner drops them itself when it lets go of the chain.
+    spent: Vec<Item>,
+    /// An empty vector (with its capacity) for the runner's next exchange.
+    free: Vec<Item>,
+    /// Bare commands joined since the newest command with an event (`QueueState::last`
+    /// does not stand for them: see [`super::eventless`]).
+    pub(super) unmarked: bool,
     /// A runner (the thread that runs the leader, then the items it takes) will look at
     /// `items` again before it lets go of the chain.
     runner: bool,
@@ -53,6 +101,13 @@ pub(super) struct Batch {
     /// The command whose runner takes `items`: a thread waiting for an item, or flushing
     /// it, runs or flushes the leader.
     leader: Option<Arc<Event>>,
+}
+
+/// What a runner lets go of with its chain, dropped after the queue's lock is released
+/// (dropping a memory object may call the application's destructor callback).
+pub(super) struct Released {
+    _leader: Option<Arc<Event>>,
+    _spent: Vec<Item>,
 }
 
 impl Batch {
@@ -65,10 +120,39 @@ impl Batch {
         }
     }
 
-    /// Adds a command that [`Batch::joinable`] allowed.
+    /// Adds a command that [`Batch::joinable`] allowed (it becomes the queue's last).
     pub(super) fn join(&mut self, event: Arc<Event>) {
+        let mut work = MaybeUninit::<Item>::uninit();
+        // SAFETY: a fresh slot; the job is written whole.
+        let written = unsafe {
+            Item::write_with(work.as_mut_ptr(), |at: *mut Ordered| {
+                at.write(Ordered(event));
+                Ok(())
+            })
+        };
+        debug_assert!(written.is_ok());
+        // SAFETY: `work` holds the job, and is not used again.
+        unsafe { self.join_bare(&work) };
+        self.unmarked = false;
+    }
+
+    /// Adds the work of a command without an event, which [`Batch::joinable`] allowed:
+    /// `work`'s bytes are moved into the batch (one copy, in place).
+    ///
+    /// # Safety
+    /// `work` holds a job (written by `Slot::write_with`), which the caller neither uses
+    /// nor drops again.
+    pub(super) unsafe fn join_bare(&mut self, work: &MaybeUninit<Item>) {
         debug_assert!(self.open);
-        self.items.push(event);
+        self.items.reserve(1);
+        // SAFETY: room for one more was reserved; the slot's bytes move, the caller's
+        // contract makes this the only copy that is used.
+        unsafe {
+            let len = self.items.len();
+            std::ptr::copy_nonoverlapping(work.as_ptr(), self.items.as_mut_ptr().add(len), 1);
+            self.items.set_len(len + 1);
+        }
+        self.unmarked = true;
     }
 
     /// A command that does not join: closes the batch (later commands are linked to the
@@ -84,30 +168,75 @@ impl Batch {
         leads
     }
 
+    /// Whether a plain command may join now (after [`Batch::close_or_lead`]).
+    pub(super) fn joinable_after_lead(&self) -> bool {
+        self.open
+    }
+
     /// Records the new leader (after [`Batch::close_or_lead`] said it leads); returns the
     /// one it replaces, to be dropped after the queue's lock is released.
     pub(super) fn set_leader(&mut self, leader: Arc<Event>) -> Option<Arc<Event>> {
         self.leader.replace(leader)
     }
 
-    /// The runner takes every item (`spare`, empty, takes their place, so that the two
-    /// vectors' allocations go back and forth without a `malloc`). With none, the runner
-    /// lets go of the chain: the batch closes, and the leader is returned to be dropped
-    /// outside the lock.
-    fn take(&mut self, spare: &mut Vec<Arc<Event>>) -> Option<Arc<Event>> {
-        debug_assert!(spare.is_empty() && self.runner);
-        std::mem::swap(&mut self.items, spare);
-        if spare.is_empty() {
+    /// The runner hands in what it ran (`ran`) and takes every item in its place. With
+    /// none, it lets go of the chain: the batch closes (every bare command has run), and
+    /// the leader and the spent items are returned, to be dropped outside the lock.
+    fn take(&mut self, ran: &mut Vec<Item>) -> Option<Released> {
+        debug_assert!(self.runner);
+        self.hand_in(ran);
+        if ran.capacity() < self.free.capacity() {
+            std::mem::swap(ran, &mut self.free);
+        }
+        std::mem::swap(&mut self.items, ran);
+        if ran.is_empty() {
             self.runner = false;
             self.open = false;
-            return self.leader.take();
+            self.unmarked = false;
+            // A long burst's vectors (400 bytes an item) are not kept for the queue's life.
+            for kept in [&mut self.items, &mut self.free] {
+                if kept.capacity() > KEPT_ITEMS {
+                    *kept = Vec::new();
+                }
+            }
+            return Some(Released {
+                _leader: self.leader.take(),
+                _spent: std::mem::take(&mut self.spent),
+            });
         }
         None
     }
 
+    /// Adds what the runner ran to `spent`, leaving `ran` empty.
+    fn hand_in(&mut self, ran: &mut Vec<Item>) {
+        if self.spent.is_empty() {
+            std::mem::swap(&mut self.spent, ran);
+        } else {
+            self.spent.append(ran);
+        }
+    }
+
     /// Items the runner took and did not run go back in front of the others.
-    fn give_back(&mut self, rest: Vec<Arc<Event>>) {
+    fn give_back(&mut self, rest: Vec<Item>) {
         self.items.splice(0..0, rest);
+    }
+
+    /// The spent items, for the enqueuing thread to drop after it has released the
+    /// queue's lock, once [`PICKUP`] have piled up.
+    pub(super) fn pickup(&mut self) -> Option<Vec<Item>> {
+        // The free vector takes the spent one's place, so that the runner's next exchange
+        // hands the enqueuing thread a vector with room (growing one from nothing copied
+        // every item again at each doubling).
+        (self.spent.len() >= PICKUP)
+            .then(|| std::mem::replace(&mut self.spent, std::mem::take(&mut self.free)))
+    }
+
+    /// A vector that [`Batch::pickup`] returned, emptied, for the runner's next exchange.
+    pub(super) fn recycle(&mut self, emptied: Vec<Item>) {
+        debug_assert!(emptied.is_empty());
+        if emptied.capacity() > self.free.capacity() {
+            self.free = emptied;
+        }
     }
 
     #[cfg(test)]
@@ -122,26 +251,40 @@ pub(super) fn run_batches(queue: Arc<Queue>, until: Option<&Event>) {
     run_from(queue, Vec::new(), until);
 }
 
-/// [`run_batches`] with `items` taken already.
-fn run_from(queue: Arc<Queue>, mut items: Vec<Arc<Event>>, until: Option<&Event>) {
+/// [`run_batches`] with `items` taken already. Each item is run in place and kept: it goes
+/// back to the batch as spent, for the enqueuing thread to drop ([`Batch::pickup`]).
+fn run_from(queue: Arc<Queue>, mut items: Vec<Item>, until: Option<&Event>) {
     loop {
-        if items.is_empty() {
-            let done = queue.state.lock().batch.take(&mut items);
-            if items.is_empty() {
-                drop(done);
-                return;
-            }
-        }
-        let mut taken = items.drain(..);
-        while let Some(item) = taken.next() {
+        for (i, item) in items.iter_mut().enumerate() {
             if until.is_some_and(Event::is_finished) {
-                let rest = std::iter::once(item).chain(taken).collect();
-                queue.state.lock().batch.give_back(rest);
+                let rest = items.split_off(i);
+                let mut state = queue.state.lock();
+                state.batch.give_back(rest);
+                state.batch.hand_in(&mut items);
+                drop(state);
                 return hand_over(queue);
             }
-            super::execute(&item, &queue);
+            // A bare command's status nobody can see: a fault in it was told to the
+            // context's notify callback (and stderr) where it happened.
+            let _ = item.run_kept(&queue);
+        }
+        if take(&queue, &mut items).is_some() {
+            return;
         }
     }
+}
+
+/// [`Batch::take`] under the queue's lock; a runner that lets go closes the batch for
+/// `Queue::batch_open` too.
+fn take(queue: &Queue, items: &mut Vec<Item>) -> Option<Released> {
+    let mut state = queue.state.lock();
+    let released = state.batch.take(items);
+    if released.is_some() {
+        queue
+            .batch_open
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+    released
 }
 
 /// Hands the running of the queue's batches to the pool (a waiting thread has what it
@@ -150,9 +293,7 @@ fn run_from(queue: Arc<Queue>, mut items: Vec<Arc<Event>>, until: Option<&Event>
 /// failed to start), the items run here.
 pub(super) fn hand_over(queue: Arc<Queue>) {
     let mut items = Vec::new();
-    let done = queue.state.lock().batch.take(&mut items);
-    if items.is_empty() {
-        drop(done);
+    if take(&queue, &mut items).is_some() {
         return;
     }
     match queue.device.executor() {
@@ -165,7 +306,7 @@ pub(super) fn hand_over(queue: Arc<Queue>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use khronos_headers::*;
     use parking_lot::Mutex;
 
@@ -196,15 +337,58 @@ mod tests {
         assert!(!batch.close_or_lead(true));
         assert!(batch.runner && !batch.open);
         let mut spare = Vec::new();
-        assert!(batch.take(&mut spare).is_none());
+        assert!(batch.take(&mut spare).is_some());
         assert!(spare.is_empty() && !batch.runner && !batch.open);
         // Not allowed to lead (a blocking command): no batch opens.
         assert!(!batch.close_or_lead(false));
         assert!(!batch.runner && !batch.open);
     }
 
+    /// What the runner ran is spent until an enqueue picks it up (16 or more); the
+    /// emptied vector comes back as the runner's next `items`; an idle batch keeps room
+    /// for at most `KEPT_ITEMS`.
+    #[test]
+    fn spent_items_go_to_the_enqueuer_and_their_vector_comes_back() {
+        let queue = queue(true, 0);
+        let event = || Event::user(Arc::clone(queue.context()));
+        let mut batch = Batch::default();
+        assert!(batch.close_or_lead(true));
+        for _ in 0..300 {
+            batch.join(event());
+        }
+        let mut ran = Vec::new();
+        assert!(batch.take(&mut ran).is_none());
+        assert_eq!(ran.len(), 300);
+        assert!(batch.pickup().is_none());
+        batch.join(event());
+        assert!(batch.take(&mut ran).is_none());
+        assert_eq!((ran.len(), batch.spent.len()), (1, 300));
+        batch.free = Vec::with_capacity(8);
+        let mut spent = batch.pickup().expect("300 spent");
+        // The free vector takes the place of the spent one.
+        assert_eq!((spent.len(), batch.spent.len()), (300, 0));
+        assert_eq!((batch.spent.capacity(), batch.free.capacity()), (8, 0));
+        let capacity = spent.capacity();
+        spent.clear();
+        batch.recycle(spent);
+        assert_eq!(batch.free.capacity(), capacity);
+        // The runner hands in its one item and takes the recycled vector as `items`.
+        batch.join(event());
+        assert!(batch.take(&mut ran).is_none());
+        assert_eq!((ran.len(), batch.spent.len()), (1, 1));
+        assert_eq!(batch.items.capacity(), capacity);
+        assert!(batch.pickup().is_none());
+        // With nothing left, it lets go: the spent items are its to drop, and the empty
+        // vectors keep room for at most `KEPT_ITEMS` (a larger one was recycled).
+        batch.free = Vec::with_capacity(KEPT_ITEMS + 1);
+        let released = batch.take(&mut ran).expect("lets go");
+        assert_eq!(released._spent.len(), 2);
+        assert!(!batch.runner && batch.spent.is_empty());
+        assert!(batch.items.capacity() <= KEPT_ITEMS && batch.free.capacity() <= KEPT_ITEMS);
+    }
+
     /// An in-order queue that no flusher looks at, batching or not, with `properties`.
-    fn queue(batching: bool, properties: cl_command_queue_properties) -> Arc<Queue> {
+    pub(crate) fn queue(batching: bool, properties: cl_command_queue_properties) -> Arc<Queue> {
         let device = Arc::clone(&Platform::get().devices()[0]);
         let context = Context::new(
             vec![Arc::clone(&device)],

@@ -22,6 +22,13 @@ pub trait Job: Send {
     /// Runs the work for `queue` the first time; with `None`, or again, does nothing but
     /// drop it (what it holds goes at once, the allocation with the event).
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()>;
+
+    /// Runs the work for `queue`, at most once and instead of [`Job::run`], keeping what
+    /// it holds until the job is dropped (a bare command of a batch: the enqueuing thread
+    /// drops it, see `batch::Batch`). By default what it holds goes at once.
+    fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        self.run(Some(queue))
+    }
 }
 
 impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
@@ -36,6 +43,10 @@ impl<F: FnOnce(&Queue) -> ClResult<()> + Send> Job for Option<F> {
 impl<J: Job + ?Sized> Job for Box<J> {
     fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
         (**self).run(queue)
+    }
+
+    fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        (**self).run_kept(queue)
     }
 }
 
@@ -61,19 +72,38 @@ pub fn work(f: impl FnOnce(&Queue) -> ClResult<()> + Send + 'static) -> Work {
 /// `command::launch`).
 pub const CAPACITY: usize = 384;
 
-/// A [`Job`] of any type stored in place, with the two functions that run and drop it.
-pub(crate) struct Slot {
-    bytes: MaybeUninit<[u128; CAPACITY / 16]>,
-    run: unsafe fn(*mut u8, Option<&Queue>) -> ClResult<()>,
+/// The 16-byte words of a [`Slot`] of an event ([`CAPACITY`] bytes).
+pub(crate) const EVENT_WORDS: usize = CAPACITY / 16;
+
+/// The 16-byte words of a [`BatchSlot`]: a launch whose arguments are a shared snapshot
+/// (~100 bytes; see the size test in `command::launch`), the slot 128 bytes in all.
+pub(crate) const BATCH_WORDS: usize = 7;
+
+/// A slot of a queue's batch (`batch::Batch`): what the enqueuing thread writes and the
+/// runner reads for each command is two cache lines, not seven.
+pub(crate) type BatchSlot = Slot<BATCH_WORDS>;
+
+/// A [`Job`] of any type stored in place (in `WORDS` 16-byte words), with the two functions
+/// that run and drop it.
+pub(crate) struct Slot<const WORDS: usize = EVENT_WORDS> {
+    bytes: MaybeUninit<[u128; WORDS]>,
+    /// Runs the job ([`Job::run`], or [`Job::run_kept`] when told to keep).
+    run: unsafe fn(*mut u8, Option<&Queue>, bool) -> ClResult<()>,
     drop: unsafe fn(*mut u8),
 }
 
-/// Whether a `J` is stored in place (else it is boxed).
+/// Whether a `J` is stored in place in an event's slot (else it is boxed).
+#[cfg(test)]
 pub(crate) const fn fits<J>() -> bool {
-    size_of::<J>() <= CAPACITY && align_of::<J>() <= align_of::<u128>()
+    fits_in::<J, EVENT_WORDS>()
 }
 
-impl Slot {
+/// Whether a `J` is stored in place in a slot of `WORDS` words.
+pub(crate) const fn fits_in<J, const WORDS: usize>() -> bool {
+    size_of::<J>() <= WORDS * 16 && align_of::<J>() <= align_of::<u128>()
+}
+
+impl<const WORDS: usize> Slot<WORDS> {
     /// Writes a job into the uninitialised slot at `dst` by `build`, which writes it into
     /// the place it is given (in the slot where a `J` fits, else in a box the slot then
     /// holds): a command is built where it stays, not built elsewhere and copied in.
@@ -85,10 +115,10 @@ impl Slot {
     /// `build` writes a whole `J` into its argument when it succeeds.
     #[inline(always)]
     pub(crate) unsafe fn write_with<J: Job + 'static>(
-        dst: *mut Slot,
+        dst: *mut Self,
         build: impl FnOnce(*mut J) -> ClResult<()>,
     ) -> ClResult<*mut J> {
-        if fits::<J>() {
+        if fits_in::<J, WORDS>() {
             // SAFETY: the caller's contract; `J` fits the slot's bytes.
             unsafe {
                 Self::write_functions::<J>(dst);
@@ -110,9 +140,9 @@ impl Slot {
     }
 
     /// # Safety
-    /// As [`Slot::write_with`], and `fits::<J>()`.
+    /// As [`Slot::write_with`], and `J` fits.
     #[inline(always)]
-    unsafe fn write_fitting<J: Job + 'static>(dst: *mut Slot, job: J) {
+    unsafe fn write_fitting<J: Job + 'static>(dst: *mut Self, job: J) {
         // SAFETY: the caller's contract.
         unsafe {
             Self::write_functions::<J>(dst);
@@ -123,15 +153,19 @@ impl Slot {
     /// Writes the functions that run and drop the `J` the slot is about to hold.
     ///
     /// # Safety
-    /// `dst` is valid for writes of a `Slot`, and `fits::<J>()`.
+    /// `dst` is valid for writes of a `Slot`, and `J` fits.
     #[inline(always)]
-    unsafe fn write_functions<J: Job + 'static>(dst: *mut Slot) {
-        debug_assert!(fits::<J>());
+    unsafe fn write_functions<J: Job + 'static>(dst: *mut Self) {
+        debug_assert!(fits_in::<J, WORDS>());
         /// # Safety
         /// `bytes` holds a live `J` that nothing else uses meanwhile.
-        unsafe fn run<J: Job>(bytes: *mut u8, queue: Option<&Queue>) -> ClResult<()> {
+        unsafe fn run<J: Job>(bytes: *mut u8, queue: Option<&Queue>, keep: bool) -> ClResult<()> {
             // SAFETY: the caller's contract.
-            unsafe { (*bytes.cast::<J>()).run(queue) }
+            let job = unsafe { &mut *bytes.cast::<J>() };
+            match (queue, keep) {
+                (Some(queue), true) => job.run_kept(queue),
+                _ => job.run(queue),
+            }
         }
         /// # Safety
         /// `bytes` holds a live `J`, not used again.
@@ -151,11 +185,43 @@ impl Slot {
     pub(crate) fn run(&mut self, queue: Option<&Queue>) -> ClResult<()> {
         // SAFETY: the slot holds the live job `run` was made for, and `&mut self` is the
         // only access.
-        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), queue) }
+        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), queue, false) }
+    }
+
+    /// Runs the work for `queue` keeping what it holds (see [`Job::run_kept`]): at most
+    /// once, and not with [`Slot::run`].
+    pub(crate) fn run_kept(&mut self, queue: &Queue) -> ClResult<()> {
+        // SAFETY: as in `run`.
+        unsafe { (self.run)(self.bytes.as_mut_ptr().cast(), Some(queue), true) }
     }
 }
 
-impl Drop for Slot {
+impl Slot<BATCH_WORDS> {
+    /// The job moved into an event's slot (which is larger): a command built for a batch
+    /// that it could not join after all.
+    pub(crate) fn widen(self) -> Slot {
+        const { assert!(BATCH_WORDS <= EVENT_WORDS) };
+        let this = std::mem::ManuallyDrop::new(self);
+        let mut bytes = MaybeUninit::<[u128; EVENT_WORDS]>::uninit();
+        // SAFETY: the job's bytes move to the larger slot, with the functions that run and
+        // drop it (they take the job's address, not the slot's size); `this` is not
+        // dropped.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                this.bytes.as_ptr().cast::<u8>(),
+                bytes.as_mut_ptr().cast::<u8>(),
+                BATCH_WORDS * 16,
+            );
+        }
+        Slot {
+            bytes,
+            run: this.run,
+            drop: this.drop,
+        }
+    }
+}
+
+impl<const WORDS: usize> Drop for Slot<WORDS> {
     fn drop(&mut self) {
         // SAFETY: the slot holds the live job `drop` was made for; this is its only drop.
         unsafe { (self.drop)(self.bytes.as_mut_ptr().cast()) }

@@ -284,7 +284,8 @@ fn induction(
 
 /// The accesses grouped by loop, induction variable, base and scale; accesses outside
 /// loops, in inner loops of their index's loop, or through a base that changes in the
-/// loop are left out.
+/// loop are left out (a base computed in the loop from invariants, as `A + 64` placed next
+/// to its use, is computed again before it).
 fn group(func: &Function, loops: &LoopAnalysis, accesses: Vec<Access>) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     for a in accesses {
@@ -294,13 +295,12 @@ fn group(func: &Function, loops: &LoopAnalysis, accesses: Vec<Access>) -> Vec<Gr
         let Some(lp) = loops.innermost_loop(block) else {
             continue;
         };
-        let base_outside = block_of(func, a.base).is_some_and(|b| !loops.is_in_loop(b, lp));
+        if !invariant(func, loops, lp, a.base, 0) {
+            continue;
+        }
         let Some(index) = induction(func, loops, lp, a.index, &mut Vec::new()) else {
             continue;
         };
-        if !base_outside {
-            continue;
-        }
         let same = |g: &&mut Group| {
             g.lp == lp && g.index == index && g.base == a.base && g.scale == a.scale
         };
@@ -422,7 +422,8 @@ fn rewrite(func: &mut Function, loops: &LoopAnalysis, g: &Group, plan: &Plan) {
         .and_then(|a| a.as_value())
         .expect("the entry passes the index");
     let scaled = scale(&mut pos, start, g.scale);
-    let first = pos.ins().iadd(g.base, scaled);
+    let base = materialize(&mut pos, loops, g.lp, g.base);
+    let first = pos.ins().iadd(base, scaled);
     let mut offsets = Offsets {
         g,
         plan,
@@ -454,6 +455,10 @@ fn rewrite(func: &mut Function, loops: &LoopAnalysis, g: &Group, plan: &Plan) {
 
 /// `sext(v) * scale` as an `i64`, at `pos`.
 fn scale(pos: &mut FuncCursor, v: Value, scale: i64) -> Value {
+    if let Some(c) = constant(pos.func, v) {
+        // An `i32` constant's bits, sign-extended (scale < 2^31: no overflow).
+        return pos.ins().iconst(types::I64, i64::from(c as i32) * scale);
+    }
     let wide = pos.ins().sextend(types::I64, v);
     if scale.count_ones() == 1 {
         let k = pos

@@ -13,20 +13,13 @@ use clift_compiler::kernel::KernelCode;
 /// elements of 4 bytes or more step pointers (2^31 × 4 bytes is larger).
 const MAX_OBJECT: u64 = 1 << 30;
 
-const SOURCE: &str = "
-#define FETCH_2(sum, id, A, jump) sum += A[id]; id += jump; sum += A[id]; id += jump;
-#define FETCH_4(sum, id, A, jump) FETCH_2(sum, id, A, jump); FETCH_2(sum, id, A, jump);
-/* clpeak's global_bandwidth_v16_lo: an int stepped by a size_t. */
-kernel void bandwidth(global float16 *A, global float *B) {
-    int id = (get_group_id(0) * get_local_size(0) * 16) + get_local_id(0);
-    float16 sum = 0;
-    for (int i = 0; i < 4; i++) {
-        FETCH_4(sum, id, A, get_local_size(0));
-    }
-    float t = (sum.S0) + (sum.S1) + (sum.S2) + (sum.S3) + (sum.S4) + (sum.S5) + (sum.S6) + (sum.S7);
-    t += (sum.S8) + (sum.S9) + (sum.SA) + (sum.SB) + (sum.SC) + (sum.SD) + (sum.SE) + (sum.SF);
-    B[get_global_id(0)] = t;
+/// clpeak's `float16` bandwidth kernel (`bandwidth`, an `int` stepped by a `size_t`) and
+/// these kernels, each a loop the rule covers or does not.
+fn source() -> String {
+    format!("{}{OTHERS}", common::clpeak::BANDWIDTH16)
 }
+
+const OTHERS: &str = "
 /* A uint index read as an int: it wraps around 2^32 (from -16 + gid up through 0). */
 kernel void wraps(global float *A, global float *B, uint start) {
     global float *p = A + 64;
@@ -79,7 +72,7 @@ kernel void index_after(global float *A, global float *B) {
 }
 ";
 
-/// The kernels of [`SOURCE`] built with and without the size bound, vectorized and not,
+/// The kernels of [`source`] built with and without the size bound, vectorized and not,
 /// scheduled and not, each with a name for the combination.
 fn every_build() -> Vec<(Vec<Arc<KernelCode>>, String)> {
     let mut builds = Vec::new();
@@ -95,7 +88,7 @@ fn every_build() -> Vec<(Vec<Arc<KernelCode>>, String)> {
                 "max_object_size {max_object_size}, scalar_only {scalar_only}, \
                  unscheduled {unscheduled}"
             );
-            builds.push((common::compile_fp64(SOURCE, codegen), what));
+            builds.push((common::compile_fp64(&source(), codegen), what));
         }
     }
     builds
@@ -142,18 +135,7 @@ fn the_float16_bandwidth_kernel_gives_the_host_sums_with_a_stepped_pointer() {
     let (items, local) = (24usize, 8usize);
     let a = input(items * 16 * 16);
     let want: Vec<f32> = (0..items)
-        .map(|g| {
-            let (group, lid) = (g / local, g % local);
-            let mut sum = [0f32; 16];
-            for k in 0..16 {
-                let id = group * local * 16 + lid + k * local;
-                for (c, s) in sum.iter_mut().enumerate() {
-                    *s += a[16 * id + c];
-                }
-            }
-            let t = sum[1..8].iter().fold(sum[0], |t, &s| t + s);
-            t + sum[9..].iter().fold(sum[8], |t, &s| t + s)
-        })
+        .map(|g| common::clpeak::bandwidth16_want(g, local, &a))
         .collect();
     assert_host("bandwidth", items, &a, None, &want);
     assert_eq!(want[0], 90.77291);
@@ -201,7 +183,7 @@ fn loops_the_rule_does_not_cover_keep_their_values() {
 /// kernels renamed `mc_*`: the dump also collects the other tests' builds that run
 /// meanwhile).
 fn machine_code(name: &str, max_object_size: u64) -> String {
-    let source = SOURCE.replace("kernel void ", "kernel void mc_");
+    let source = source().replace("kernel void ", "kernel void mc_");
     let collected = clift_compiler::codegen::dump::collect_during(|| {
         common::compile_fp64(
             &source,

@@ -81,7 +81,11 @@ pub(crate) fn step_pointers(ctx: &mut Context, max_object_size: u64) -> bool {
         return false;
     }
     let accesses = scaled_accesses(&ctx.func, max_object_size);
-    if accesses.is_empty() {
+    // The loop analysis only where an index could be an induction variable.
+    if !accesses
+        .iter()
+        .any(|a| stepped_param(&ctx.func, a.index, 8))
+    {
         return false;
     }
     ctx.compute_cfg();
@@ -131,6 +135,28 @@ fn scaled_accesses(func: &Function, max_object_size: u64) -> Vec<Access> {
         }
     }
     found
+}
+
+/// Whether `v` is an `i32` block parameter or an `i32` sum or difference with one within
+/// `depth` steps (what an induction variable's values are; checked before any analysis).
+fn stepped_param(func: &Function, v: Value, depth: u32) -> bool {
+    let v = func.dfg.resolve_aliases(v);
+    if func.dfg.value_type(v) != types::I32 {
+        return false;
+    }
+    match func.dfg.value_def(v) {
+        ValueDef::Param(..) => true,
+        ValueDef::Result(inst, 0)
+            if depth > 0
+                && matches!(func.dfg.insts[inst].opcode(), Opcode::Iadd | Opcode::Isub) =>
+        {
+            func.dfg
+                .inst_args(inst)
+                .iter()
+                .any(|&a| stepped_param(func, a, depth - 1))
+        }
+        _ => false,
+    }
 }
 
 /// `(base, index, scale)` of an address `iadd(base, ishl|imul(sextend.i64(index), c))`.

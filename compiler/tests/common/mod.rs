@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test crate uses part of it
 
+pub mod clpeak;
 pub mod ints;
 
 use std::path::{Path, PathBuf};

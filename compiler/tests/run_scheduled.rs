@@ -186,28 +186,11 @@ fn the_double16_chains_fuse_in_place_without_copies_or_spills() {
     assert_eq!(others, ["leal", "jmp"], "{asm}");
 }
 
-/// The machine code of the function `name` (as the dump names it) of `source` built with
-/// `-cl-mad-enable`.
+/// The machine code of the function `name` of `source` built with `-cl-mad-enable`.
 fn machine_code(source: &str, name: &str) -> String {
-    // Renamed `mc_*`: the dump also collects the builds other tests run meanwhile, whose
-    // functions have the same names.
-    let source = source
-        .replace("kernel void ", "kernel void mc_")
-        .replace("mc_name(", "mc_##name(");
-    let collected = clift_compiler::codegen::dump::collect_during(|| {
-        common::compile_fp64(
-            &source,
-            CodegenOptions {
-                mad_enable: true,
-                ..Default::default()
-            },
-        );
-    });
-    let name = name.replacen('\'', "'mc_", 1);
-    collected
-        .asm
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, asm)| asm)
-        .expect("the function's machine code")
+    let codegen = CodegenOptions {
+        mad_enable: true,
+        ..Default::default()
+    };
+    common::machine_code(source, name, codegen)
 }

@@ -179,28 +179,14 @@ fn loops_the_rule_does_not_cover_keep_their_values() {
     assert_host("index_after", 16, &a, None, &after);
 }
 
-/// The machine code of the scalar row of `name`, built with `max_object_size` (the
-/// kernels renamed `mc_*`: the dump also collects the other tests' builds that run
-/// meanwhile).
+/// The machine code of the scalar row of `name`, built with `max_object_size`.
 fn machine_code(name: &str, max_object_size: u64) -> String {
-    let source = source().replace("kernel void ", "kernel void mc_");
-    let collected = clift_compiler::codegen::dump::collect_during(|| {
-        common::compile_fp64(
-            &source,
-            CodegenOptions {
-                scalar_only: true,
-                max_object_size,
-                ..Default::default()
-            },
-        );
-    });
-    let name = format!("'mc_{name}'");
-    collected
-        .asm
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, asm)| asm)
-        .expect("the function's machine code")
+    let codegen = CodegenOptions {
+        scalar_only: true,
+        max_object_size,
+        ..Default::default()
+    };
+    common::machine_code(&source(), &format!("'{name}'"), codegen)
 }
 
 /// The machine code's blocks, each as its instructions' mnemonics.

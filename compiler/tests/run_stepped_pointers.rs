@@ -63,8 +63,15 @@ kernel void guarded(global float *A, global float *B) {
     for (int i = 0; i < 8; i++) { if (i & 1) sum += A[id]; id += 3; }
     B[get_global_id(0)] = sum;
 }
-/* The index is read after the loop: its steps stay, the addresses still step. */
-kernel void index_after(global float *A, global float *B) {
+/* The index is read after the loop: its steps stay. A scale of 16 is no x64 address
+   scale, so the address still steps; a scale of 4 keeps the index's address. */
+kernel void index_after(global float4 *A, global float *B) {
+    int id = get_global_id(0);
+    float sum = 0;
+    for (int i = 0; i < 8; i++) { sum += A[id].y; id += 5; }
+    B[get_global_id(0)] = sum + (float)id;
+}
+kernel void index_after_narrow(global float *A, global float *B) {
     int id = get_global_id(0);
     float sum = 0;
     for (int i = 0; i < 8; i++) { sum += A[id]; id += 5; }
@@ -174,9 +181,13 @@ fn loops_the_rule_does_not_cover_keep_their_values() {
         .collect();
     assert_host("guarded", 16, &a, None, &guarded);
     let after: Vec<f32> = (0..16)
-        .map(|g| host_sum(&a, 8, |k| g + 5 * k) + (g + 40) as f32)
+        .map(|g| host_sum(&a, 8, |k| 4 * (g + 5 * k) + 1) + (g + 40) as f32)
         .collect();
     assert_host("index_after", 16, &a, None, &after);
+    let narrow: Vec<f32> = (0..16)
+        .map(|g| host_sum(&a, 8, |k| g + 5 * k) + (g + 40) as f32)
+        .collect();
+    assert_host("index_after_narrow", 16, &a, None, &narrow);
 }
 
 /// The machine code of the scalar row of `name`, built with `max_object_size`.
@@ -232,13 +243,13 @@ fn the_float16_bandwidth_loop_is_its_adds_and_two_steps() {
     assert_eq!(extends, 4, "{plain}");
 }
 
-/// The mnemonics of the loop body of `name`'s scalar row (the block that adds from
-/// memory), built with `max_object_size`.
+/// The mnemonics of the loop body of `name`'s scalar row (the block that steps the `for`
+/// loop's counter, `leal 1(...)`), built with `max_object_size`.
 fn loop_body(name: &str, max_object_size: u64) -> Vec<String> {
     let asm = machine_code(name, max_object_size);
     blocks(&asm)
         .into_iter()
-        .find(|b| b.iter().any(|l| l.starts_with("vaddss") && l.contains('(')))
+        .find(|b| b.iter().any(|l| l.starts_with("leal 1(")))
         .unwrap_or_else(|| panic!("no loop body in\n{asm}"))
         .iter()
         .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
@@ -256,14 +267,27 @@ fn which_loops_step_a_pointer() {
     );
     // Two steps of constants are one step of their sum in the optimized code.
     assert_eq!(loop_body("double_step", MAX_OBJECT), stepped);
-    // The index stays (its `leal`) for after the loop; the address steps anyway.
+    // The index stays (its `leal`) for after the loop; the address of scale 16 steps
+    // anyway (it saves the shift).
     assert_eq!(
         loop_body("index_after", MAX_OBJECT),
-        ["vaddss", "leal", "leal", "leaq", "jmp"]
+        ["vpshufd", "leal", "leal", "vaddss", "leaq", "jmp"]
+    );
+    assert_eq!(
+        loop_body("index_after", 0),
+        ["movslq", "shlq", "vpshufd", "leal", "leal", "vaddss", "jmp"]
     );
     // Kept: a zero-extended index, an index whose access is a sum with it, a step that
-    // changes in the loop, an access that does not come before every step.
-    for name in ["unsigned_index", "sum_index", "varying_step", "guarded"] {
+    // changes in the loop, an access that does not come before every step, and an index
+    // that stays where the scale (4) is an x64 address's.
+    let kept = [
+        "unsigned_index",
+        "sum_index",
+        "varying_step",
+        "guarded",
+        "index_after_narrow",
+    ];
+    for name in kept {
         let body = loop_body(name, MAX_OBJECT);
         assert_eq!(body, loop_body(name, 0), "{name}");
         assert!(!body.contains(&"leaq".to_string()), "{name}: {body:?}");

@@ -92,10 +92,23 @@ pub(crate) fn step_pointers(ctx: &mut Context, max_object_size: u64) -> bool {
     ctx.compute_domtree();
     ctx.compute_loop_analysis();
     let groups = group(&ctx.func, &ctx.loop_analysis, accesses);
+    let planned: Vec<(Group, Plan)> = groups
+        .into_iter()
+        .filter_map(|g| plan(ctx, &g).map(|p| (g, p)))
+        .collect();
+    if planned.is_empty() {
+        return false;
+    }
+    let uses = super::fold_loads::use_counts(&ctx.func);
+    let dying: Vec<Value> = planned
+        .iter()
+        .map(|(g, _)| g.index)
+        .filter(|&index| index_dies(&ctx.func, &uses, &planned, index))
+        .collect();
     let mut rewritten = Vec::new();
     let mut old = Vec::new();
-    for g in groups {
-        if let Some(plan) = plan(ctx, &g) {
+    for (g, plan) in planned {
+        if g.scale > MAX_ADDRESS_SCALE || dying.contains(&g.index) {
             old.extend(g.accesses.iter().map(|a| a.address));
             rewrite(&mut ctx.func, &ctx.loop_analysis, &g, &plan);
             rewritten.push((g, plan));
@@ -106,6 +119,85 @@ pub(crate) fn step_pointers(ctx: &mut Context, max_object_size: u64) -> bool {
     }
     clean_up(&mut ctx.func, &rewritten, &old);
     true
+}
+
+/// The largest scale of an x64 address (`(base, index, 8)`): a larger one costs a shift per
+/// access, which the pointer saves even where the index stays.
+const MAX_ADDRESS_SCALE: i64 = 8;
+
+/// Whether nothing but its own steps would read `index` once every planned group of it
+/// reads its pointer. Only then does a scale of at most 8 gain: the pointer's `add` and
+/// register replace the index's step, its sign extension and its register; with the index
+/// staying (`for (c ...) y[c] = g[c] * x[c]`, where the loop's compare and other accesses
+/// read `c`) each pointer would be one more `add` and one more register per iteration.
+fn index_dies(
+    func: &Function,
+    uses: &SecondaryMap<Value, u32>,
+    planned: &[(Group, Plan)],
+    index: Value,
+) -> bool {
+    let mine = || planned.iter().filter(|(g, _)| g.index == index);
+    // The uses each value loses: its steps and back edges, and the addresses (with their
+    // scaled, sign-extended indices) whose last users are the rewritten accesses.
+    let mut lost: HashMap<Value, u32> = HashMap::new();
+    let mut values = vec![index];
+    let mut steps: Vec<Inst> = Vec::new();
+    for (g, plan) in mine() {
+        for s in plan.steps.values() {
+            if !steps.contains(&s.inst) {
+                steps.push(s.inst);
+                values.push(func.dfg.first_result(s.inst));
+                *lost.entry(func.dfg.resolve_aliases(s.from)).or_default() += 1;
+            }
+        }
+        for a in &g.accesses {
+            *lost.entry(func.dfg.resolve_aliases(a.address)).or_default() += 1;
+        }
+    }
+    if let Some((_, plan)) = mine().next() {
+        for l in &plan.latches {
+            *lost.entry(func.dfg.resolve_aliases(l.2)).or_default() += 1;
+        }
+    }
+    // Follow each address that dies down to its index: address, scaled index, extension.
+    let mut addresses: Vec<Value> = mine()
+        .flat_map(|(g, _)| {
+            g.accesses
+                .iter()
+                .map(|a| func.dfg.resolve_aliases(a.address))
+        })
+        .collect();
+    addresses.sort();
+    addresses.dedup();
+    for address in addresses {
+        let mut v = address;
+        while lost.get(&v).copied().unwrap_or(0) == uses[v] {
+            let Some(inst) = defining(func, v) else { break };
+            let next = match func.dfg.insts[inst].opcode() {
+                Opcode::Iadd => {
+                    let [a, b] = *func.dfg.inst_args(inst) else {
+                        break;
+                    };
+                    if scaled_index(func, b).is_some() {
+                        b
+                    } else {
+                        a
+                    }
+                }
+                Opcode::Ishl | Opcode::Imul | Opcode::Sextend => func.dfg.inst_args(inst)[0],
+                _ => break,
+            };
+            let next = func.dfg.resolve_aliases(next);
+            *lost.entry(next).or_default() += 1;
+            if values.contains(&next) {
+                break;
+            }
+            v = next;
+        }
+    }
+    values
+        .iter()
+        .all(|&v| lost.get(&v).copied().unwrap_or(0) == uses[v])
 }
 
 /// The loads and stores whose address is `base + sext(i32) * scale`, with 2^31 × scale

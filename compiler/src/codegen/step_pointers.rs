@@ -467,7 +467,10 @@ fn plan(ctx: &Context, g: &Group) -> Option<Plan> {
             return None;
         }
         if !inside {
-            if entry.is_some_and(|e| e != pred.inst) {
+            // One branch in, with one destination in the header (a `brif` to it on both
+            // sides could pass two starts).
+            let once = branches_to(func, pred.inst, header).len() == 1;
+            if !once || entry.is_some_and(|e| e != pred.inst) {
                 return None;
             }
             entry = Some(pred.inst);

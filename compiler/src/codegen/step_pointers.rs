@@ -783,3 +783,193 @@ fn remove_index(
         remove_if_dead(func, uses, start);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cranelift_codegen::ir::{
+        AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Signature, Value, types,
+    };
+    use cranelift_codegen::isa::CallConv;
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+    /// How the test loop is varied.
+    #[derive(Clone, Copy, Default)]
+    struct Shape {
+        /// Zero-extend the index instead of sign-extending it (a `uint` index).
+        unsigned: bool,
+        /// Step by the loop's counter instead of the invariant `j`.
+        varying_step: bool,
+        /// Step before the access (the access reads the stepped index).
+        step_first: bool,
+        /// Read the index after the loop.
+        read_after: bool,
+        /// Scale the index by 4 instead of 64.
+        narrow: bool,
+        /// The largest object, if not 1 GiB.
+        bound: Option<u64>,
+    }
+
+    /// `fn(base: i64, n: i32, j: i32)`: `for (i = 0, id = 0; i < n; i++) { load(base +
+    /// ext(id) << 6); id += j; }`, then `return id` (or 0); after [`super::step_pointers`]
+    /// with a 1 GiB bound: whether it rewrote, the header's parameter types, and the
+    /// opcodes of the loop body.
+    fn stepped(shape: Shape) -> (bool, Vec<types::Type>, Vec<Opcode>) {
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params = vec![
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I32),
+            AbiParam::new(types::I32),
+        ];
+        sig.returns = vec![AbiParam::new(types::I32)];
+        let mut func = Function::with_name_signature(Default::default(), sig);
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+        let (entry, header, body, exit) = (
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+        );
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let [base, n, j] = *b.block_params(entry) else {
+            unreachable!()
+        };
+        let zero = b.ins().iconst(types::I32, 0);
+        b.ins().jump(header, &[zero.into(), zero.into()]);
+        b.switch_to_block(header);
+        let i = b.append_block_param(header, types::I32);
+        let id = b.append_block_param(header, types::I32);
+        let more = b.ins().icmp(
+            cranelift_codegen::ir::condcodes::IntCC::SignedLessThan,
+            i,
+            n,
+        );
+        b.ins().brif(more, body, &[], exit, &[]);
+        b.switch_to_block(body);
+        let by = if shape.varying_step { i } else { j };
+        let next = b.ins().iadd(id, by);
+        let read = if shape.step_first { next } else { id };
+        let wide = if shape.unsigned {
+            b.ins().uextend(types::I64, read)
+        } else {
+            b.ins().sextend(types::I64, read)
+        };
+        let shift = b.ins().iconst(types::I64, if shape.narrow { 2 } else { 6 });
+        let scaled = b.ins().ishl(wide, shift);
+        let address = b.ins().iadd(base, scaled);
+        b.ins()
+            .load(types::F32X4, MemFlagsData::trusted(), address, 0);
+        let one = b.ins().iconst(types::I32, 1);
+        let i_next = b.ins().iadd(i, one);
+        b.ins().jump(header, &[i_next.into(), next.into()]);
+        b.switch_to_block(exit);
+        let result: Value = if shape.read_after { id } else { zero };
+        b.ins().return_(&[result]);
+        b.seal_all_blocks();
+        b.finalize(crate::jit::host_isa().unwrap().frontend_config());
+        // In the body as the frontend built it the load comes after the step: move the
+        // step after the load unless the step comes first.
+        let mut ctx = cranelift_codegen::Context::for_function(func);
+        if !shape.step_first {
+            let step = ctx.func.dfg.value_def(next).unwrap_inst();
+            ctx.func.layout.remove_inst(step);
+            let last = ctx.func.layout.last_inst(body).unwrap();
+            ctx.func.layout.insert_inst(step, last);
+        }
+        let rewrote = super::step_pointers(&mut ctx, shape.bound.unwrap_or(1 << 30));
+        let params = ctx.func.dfg.block_param_types(header).collect::<Vec<_>>();
+        let opcodes = ctx
+            .func
+            .layout
+            .block_insts(body)
+            .map(|inst| ctx.func.dfg.insts[inst].opcode())
+            .collect();
+        (rewrote, params, opcodes)
+    }
+
+    #[test]
+    fn the_index_becomes_a_pointer_and_goes() {
+        let (rewrote, params, body) = stepped(Shape::default());
+        assert!(rewrote);
+        // The counter and the pointer; the index is gone.
+        assert_eq!(params, [types::I32, types::I64]);
+        // The load from the pointer, the counter's step, the pointer's step, the jump.
+        assert_eq!(
+            body,
+            [
+                Opcode::Load,
+                Opcode::Iconst,
+                Opcode::Iadd,
+                Opcode::Iadd,
+                Opcode::Jump
+            ]
+        );
+    }
+
+    #[test]
+    fn an_index_read_after_the_loop_stays_beside_the_pointer() {
+        let (rewrote, params, body) = stepped(Shape {
+            read_after: true,
+            ..Shape::default()
+        });
+        assert!(rewrote);
+        assert_eq!(params, [types::I32, types::I32, types::I64]);
+        assert!(!body.contains(&Opcode::Sextend) && !body.contains(&Opcode::Ishl));
+        // With a scale of 4 (an x64 address's) the staying index keeps its address.
+        let (rewrote, params, _) = stepped(Shape {
+            read_after: true,
+            narrow: true,
+            ..Shape::default()
+        });
+        assert!(!rewrote);
+        assert_eq!(params, [types::I32, types::I32]);
+        // A dying index steps a pointer at any scale.
+        assert!(
+            stepped(Shape {
+                narrow: true,
+                ..Shape::default()
+            })
+            .0
+        );
+    }
+
+    /// 2^31 elements of 64 bytes are 2^37 bytes: an object that large could hold both
+    /// sides of a wrap.
+    #[test]
+    fn the_bound_on_objects_decides() {
+        let with = |bound| {
+            stepped(Shape {
+                bound: Some(bound),
+                ..Shape::default()
+            })
+            .0
+        };
+        assert!(with((1 << 37) - 1));
+        assert!(!with(1 << 37));
+        assert!(!with(0));
+    }
+
+    #[test]
+    fn uncovered_loops_are_left_as_they_are() {
+        for shape in [
+            Shape {
+                unsigned: true,
+                ..Shape::default()
+            },
+            Shape {
+                varying_step: true,
+                ..Shape::default()
+            },
+            Shape {
+                step_first: true,
+                ..Shape::default()
+            },
+        ] {
+            let (rewrote, params, body) = stepped(shape);
+            assert!(!rewrote);
+            assert_eq!(params, [types::I32, types::I32]);
+            assert!(body.contains(&Opcode::Ishl));
+        }
+    }
+}

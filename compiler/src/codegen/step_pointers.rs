@@ -99,11 +99,16 @@ pub(crate) fn step_pointers(ctx: &mut Context, max_object_size: u64) -> bool {
     if planned.is_empty() {
         return false;
     }
-    let uses = super::fold_loads::use_counts(&ctx.func);
+    // Whether an index dies matters only at small scales (and needs the use counts).
+    let narrow = planned.iter().any(|(g, _)| g.scale <= MAX_ADDRESS_SCALE);
+    let uses = narrow.then(|| super::fold_loads::use_counts(&ctx.func));
     let dying: Vec<Value> = planned
         .iter()
         .map(|(g, _)| g.index)
-        .filter(|&index| index_dies(&ctx.func, &uses, &planned, index))
+        .filter(|&index| {
+            uses.as_ref()
+                .is_some_and(|uses| index_dies(&ctx.func, uses, &planned, index))
+        })
         .collect();
     let mut rewritten = Vec::new();
     let mut old = Vec::new();

@@ -123,38 +123,6 @@ fn int16_multiply_add_chains_give_the_wrapping_host_values_in_every_order() {
     assert_eq!(integer_want(5, 3)[2], 1778433744);
 }
 
-/// clpeak's float16 bandwidth kernel (`global_bandwidth_v16_lo`, 16 fetches of 64 bytes per
-/// item at a stride of the local size).
-const BANDWIDTH: &str = "
-#define FETCH_2(sum, id, A, jump) sum += A[id]; id += jump; sum += A[id]; id += jump;
-#define FETCH_4(sum, id, A, jump) FETCH_2(sum, id, A, jump); FETCH_2(sum, id, A, jump);
-kernel void bandwidth(global float16 *A, global float *B) {
-    int id = (get_group_id(0) * get_local_size(0) * 16) + get_local_id(0);
-    float16 sum = 0;
-    for (int i = 0; i < 4; i++) {
-        FETCH_4(sum, id, A, get_local_size(0));
-    }
-    float t = (sum.S0) + (sum.S1) + (sum.S2) + (sum.S3) + (sum.S4) + (sum.S5) + (sum.S6) + (sum.S7);
-    t += (sum.S8) + (sum.S9) + (sum.SA) + (sum.SB) + (sum.SC) + (sum.SD) + (sum.SE) + (sum.SF);
-    B[get_global_id(0)] = t;
-}
-";
-
-/// What `bandwidth` writes for item `g` of groups of `local` items over `a`.
-fn bandwidth_want(g: usize, local: usize, a: &[f32]) -> f32 {
-    let (group, lid) = (g / local, g % local);
-    let mut sum = [0f32; 16];
-    for k in 0..16 {
-        let id = group * local * 16 + lid + k * local;
-        for (c, s) in sum.iter_mut().enumerate() {
-            *s += a[16 * id + c];
-        }
-    }
-    // `t = S0 + ... + S7; t += S8 + ... + SF`, each sum left to right.
-    let t = sum[1..8].iter().fold(sum[0], |t, &s| t + s);
-    t + sum[9..].iter().fold(sum[8], |t, &s| t + s)
-}
-
 /// The loop of the bandwidth kernel folds each 16-byte load into its add (`codegen/
 /// fold_loads.rs`): 16 `vaddps` with a memory operand per 4 fetches, nothing spilled to
 /// the stack, and the sums are the host's in every row and order.
@@ -165,9 +133,9 @@ fn the_float16_bandwidth_loop_adds_from_memory_and_keeps_the_host_sums() {
         .map(|i| (i % 251) as f32 / 251.0)
         .collect();
     let want: Vec<u32> = (0..items)
-        .map(|g| bandwidth_want(g, local, &a).to_bits())
+        .map(|g| common::clpeak::bandwidth16_want(g, local, &a).to_bits())
         .collect();
-    for (kernels, what) in every_order(BANDWIDTH) {
+    for (kernels, what) in every_order(common::clpeak::BANDWIDTH16) {
         let mut out = vec![0f32; items];
         common::run_1d(
             &kernels[0],
@@ -179,7 +147,7 @@ fn the_float16_bandwidth_loop_adds_from_memory_and_keeps_the_host_sums() {
         let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
         assert_eq!(got, want, "{what}");
     }
-    let asm = machine_code(BANDWIDTH, "'bandwidth'");
+    let asm = machine_code(common::clpeak::BANDWIDTH16, "'bandwidth'");
     let from_memory = asm
         .lines()
         .filter(|l| l.trim_start().starts_with("vaddps 0x") || l.contains("vaddps ("))
@@ -187,7 +155,7 @@ fn the_float16_bandwidth_loop_adds_from_memory_and_keeps_the_host_sums() {
     assert_eq!(from_memory, 16, "{asm}");
     assert!(!asm.contains("(%rsp)"), "{asm}");
     // The sum of item 0 itself, as a check of the host model.
-    assert_eq!(bandwidth_want(0, local, &a), 90.77291);
+    assert_eq!(common::clpeak::bandwidth16_want(0, local, &a), 90.77291);
 }
 
 /// The `double16` chains' loop (`dp`'s scalar row) is one `vfmadd213pd` per `mad` and the
@@ -218,22 +186,11 @@ fn the_double16_chains_fuse_in_place_without_copies_or_spills() {
     assert_eq!(others, ["leal", "jmp"], "{asm}");
 }
 
-/// The machine code of the function `name` (as the dump names it) of `source` built with
-/// `-cl-mad-enable`.
+/// The machine code of the function `name` of `source` built with `-cl-mad-enable`.
 fn machine_code(source: &str, name: &str) -> String {
-    let collected = clift_compiler::codegen::dump::collect_during(|| {
-        common::compile_fp64(
-            source,
-            CodegenOptions {
-                mad_enable: true,
-                ..Default::default()
-            },
-        );
-    });
-    collected
-        .asm
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, asm)| asm)
-        .expect("the function's machine code")
+    let codegen = CodegenOptions {
+        mad_enable: true,
+        ..Default::default()
+    };
+    common::machine_code(source, name, codegen)
 }

@@ -123,6 +123,14 @@ pub fn build_options(options: &CompileOptions) -> clift_compiler::build::BuildOp
             // Large vectorized rows compile after the build returns, unless
             // CLIFT_DEFER_ROWS=0.
             defer_rows: clift_compiler::codegen::defer_rows_from_env(),
+            // No memory object is larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE (clCreateBuffer
+            // refuses it): the bound under which loops may step pointers.
+            max_object_size: crate::platform::Platform::get()
+                .devices()
+                .iter()
+                .map(|d| d.max_mem_alloc_size())
+                .max()
+                .unwrap_or(0),
         },
         suppress_warnings: options.no_warnings,
         warnings_are_errors: options.warnings_are_errors,

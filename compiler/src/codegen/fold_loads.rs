@@ -52,7 +52,7 @@ pub(crate) fn fold_loads(ctx: &mut cranelift_codegen::Context) {
 
 /// How many times each value is used: as an instruction's argument or a branch's block
 /// argument (aliases resolved).
-fn use_counts(func: &Function) -> SecondaryMap<Value, u32> {
+pub(super) fn use_counts(func: &Function) -> SecondaryMap<Value, u32> {
     let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {

@@ -35,6 +35,7 @@ mod ops;
 mod pool;
 mod schedule;
 mod simd;
+mod step_pointers;
 mod work_group;
 
 use std::collections::HashMap;
@@ -151,6 +152,11 @@ pub struct CodegenOptions {
     /// Compile large vectorized rows after the build returns ([`late`]); the runtime sets
     /// it unless `CLIFT_DEFER_ROWS=0`. Off, every function is compiled in the build.
     pub defer_rows: bool,
+    /// The largest memory object a kernel can reach, in bytes: the device's
+    /// `CL_DEVICE_MAX_MEM_ALLOC_SIZE` (the runtime sets it). Loops step pointers instead of
+    /// 32-bit indices where that bound makes it exact ([`step_pointers`]); 0 (unknown)
+    /// leaves the indices.
+    pub max_object_size: u64,
 }
 
 /// Symbols the generated code may call: the builtins library.
@@ -201,6 +207,8 @@ pub(crate) struct ModuleState {
     pub safe_statics: Option<cranelift_module::DataId>,
     /// The size of each program-scope variable's data object.
     pub global_sizes: Vec<u64>,
+    /// `CodegenOptions::max_object_size`.
+    pub max_object_size: u64,
 }
 
 /// Compiles every kernel of `program`.
@@ -247,6 +255,7 @@ pub fn compile_with_sites(
         safe_sites: Vec::new(),
         safe_statics: None,
         global_sizes: Vec::new(),
+        max_object_size: options.max_object_size,
     };
     // Helpers that synchronize the group exist only inlined into their kernels.
     let inlined_calls = inline::synchronizing(&program);
@@ -461,12 +470,19 @@ pub(crate) struct Deferred {
     /// What it is, for error messages ("'k'", "a part of 'k'", ...).
     what: String,
     ctx: cranelift_codegen::Context,
+    /// `CodegenOptions::max_object_size`, for [`step_pointers`].
+    max_object_size: u64,
 }
 
 impl ModuleState {
     /// Queues a lowered function: [`compile_deferred`] compiles the queue in parallel.
     pub(crate) fn defer(&mut self, id: ClifFuncId, what: String, ctx: cranelift_codegen::Context) {
-        self.deferred.push(Deferred { id, what, ctx });
+        self.deferred.push(Deferred {
+            id,
+            what,
+            ctx,
+            max_object_size: self.max_object_size,
+        });
     }
 }
 
@@ -553,6 +569,7 @@ fn compile_one(
         .optimize(isa, &mut Default::default())
         .map_err(error)?;
     fma_operands::order_factors(&mut d.ctx.func);
+    step_pointers::step_pointers(&mut d.ctx, d.max_object_size);
     if scheduled {
         if fold_loads::enabled_by_environment() {
             fold_loads::fold_loads(&mut d.ctx);

@@ -119,6 +119,7 @@ mod compile_tests {
                     id: cranelift_module::FuncId::from_u32(i),
                     what: format!("f{i}"),
                     ctx: cranelift_codegen::Context::for_function(func),
+                    max_object_size: 0,
                 }
             })
             .collect()

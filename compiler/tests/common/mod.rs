@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test crate uses part of it
 
+pub mod clpeak;
 pub mod ints;
 
 use std::path::{Path, PathBuf};
@@ -182,4 +183,28 @@ pub fn run_both_ways(
         per_range.push(results.pop().expect("two runs"));
     }
     per_range
+}
+
+/// The machine code of the function `name` (as the dump names it, `'k'`) of `source` built
+/// with `codegen`. The kernels are renamed `mc_*` for the build (a `name` parameter of a
+/// macro too, as `mc_##name`): the dump also collects the builds other tests run meanwhile,
+/// whose functions have the same names.
+pub fn machine_code(
+    source: &str,
+    name: &str,
+    codegen: clift_compiler::codegen::CodegenOptions,
+) -> String {
+    let source = source
+        .replace("kernel void ", "kernel void mc_")
+        .replace("mc_name(", "mc_##name(");
+    let collected = clift_compiler::codegen::dump::collect_during(|| {
+        compile_fp64(&source, codegen);
+    });
+    let name = name.replacen('\'', "'mc_", 1);
+    collected
+        .asm
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, asm)| asm)
+        .expect("the function's machine code")
 }

@@ -4,8 +4,10 @@
 //! the exact ones, CORE-MATH's correctly rounded `cbrt`), which meets table 7.2 as it is.
 //! Written here: the functions libm lacks (`*pi`, `exp10` done better, `pown`, `powr`,
 //! `rootn`, `rsqrt`, `fract`, ...), the OpenCL-specific special values, and the exact
-//! bit-level operations.
+//! bit-level operations, and `remainder`/`remquo` ([`super::remainder`]: libm's `fmod` plus
+//! the quotient bits, where libm's `remquo` divides a bit at a time).
 
+use super::remainder;
 use super::{FP_ILOGB0, FP_ILOGBNAN};
 use std::f64::consts::{FRAC_1_PI, LN_10, PI};
 
@@ -565,18 +567,18 @@ pub extern "C" fn clift_fmod_f64(x: f64, y: f64) -> f64 {
     libm::fmod(x, y)
 }
 
+/// `remainder(x, y)`: `fmod` and the quotient's parity ([`remainder`]).
 pub extern "C" fn clift_remainder_f64(x: f64, y: f64) -> f64 {
-    libm::remainder(x, y)
+    remainder::remquo_f64(x, y, 1).0
 }
 
-/// `remquo(x, y, quo)`: remainder, and the sign and low 31 bits of the quotient; 0 in `quo`
-/// whenever the result is NaN (section 7.5.1).
+/// `remquo(x, y, quo)`: remainder, and the sign and low 7 bits of the quotient
+/// ([`remainder`]); 0 in `quo` whenever the result is NaN (section 7.5.1).
 ///
 /// # Safety
 /// `quo` must be valid for writing one `int`.
 pub unsafe extern "C" fn clift_remquo_f64(x: f64, y: f64, quo: *mut i32) -> f64 {
-    let (r, q) = libm::remquo(x, y);
-    let q = if r.is_nan() { 0 } else { q };
+    let (r, q) = remainder::remquo_f64(x, y, remainder::REMQUO_MASK);
     // SAFETY: the caller guarantees `quo` is writable (see `# Safety`).
     unsafe { quo.write(q) };
     r

@@ -3,7 +3,8 @@
 //! Three kinds of implementation, chosen per function:
 //!
 //! - **Exact or correctly rounded operations** written directly (IEEE arithmetic, bit
-//!   manipulation) or taken from libm where libm's is exact (`fmodf`, `remquof`, `rintf`, ...).
+//!   manipulation) or taken from libm where libm's is exact (`fmodf`, `rintf`, ...); `remainder`/`remquo`
+//!   are libm's `fmodf` plus the quotient bits they need ([`super::remainder`]).
 //! - **Fast kernels** ([`super::kernels`]) for `sin`/`cos`/`tan`, `exp`/`exp2`/`exp10`,
 //!   `log`/`log2`/`log10` and the `pow` family: the functions kernels call most, where libm's
 //!   `float` versions are too slow.
@@ -18,7 +19,7 @@
 //! where a `float` subnormal is a normal number.
 
 use super::{FP_ILOGB0, FP_ILOGBNAN};
-use super::{atan, kernels};
+use super::{atan, kernels, remainder};
 use std::f64::consts::{FRAC_1_PI, LN_2, LOG2_10, LOG2_E, LOG10_2};
 
 /// 0x1.fffffep-1f, the largest `float` below 1: `fract` never returns 1.0.
@@ -673,19 +674,19 @@ pub extern "C" fn clift_fmod_f32(x: f32, y: f32) -> f32 {
     libm::fmodf(x, y)
 }
 
+/// `remainder(x, y)`: `fmod` and the quotient's parity ([`remainder`]).
 pub extern "C" fn clift_remainder_f32(x: f32, y: f32) -> f32 {
-    libm::remainderf(x, y)
+    remainder::remquo_f32(x, y, 1).0
 }
 
-/// `remquo(x, y, quo)`: the remainder, and in `quo` the sign of `x/y` with at least its 7
-/// low quotient bits (libm gives 31); 0 in `quo` with a NaN for infinite `x`, zero `y` or
-/// NaN operands (section 7.5.1).
+/// `remquo(x, y, quo)`: the remainder, and in `quo` the sign of `x/y` with its 7 low
+/// quotient bits ([`remainder`]); 0 in `quo` with a NaN for infinite `x`, zero `y` or NaN
+/// operands (section 7.5.1).
 ///
 /// # Safety
 /// `quo` must be valid for writing one `int`.
 pub unsafe extern "C" fn clift_remquo_f32(x: f32, y: f32, quo: *mut i32) -> f32 {
-    let (r, q) = libm::remquof(x, y);
-    let q = if r.is_nan() { 0 } else { q };
+    let (r, q) = remainder::remquo_f32(x, y, remainder::REMQUO_MASK);
     // SAFETY: the caller guarantees `quo` is writable (see `# Safety`).
     unsafe { quo.write(q) };
     r

@@ -284,6 +284,22 @@ fn float_edges_and_ties() {
             check_f32(&mut c, -x, y);
         }
     }
+    for _ in 0..200_000 {
+        // Exact multiples and their neighbours, x = (k·my ± 1)·2^j with y = my (12-bit
+        // significands): remainders of 0 and ±1, where a quotient estimate lands on either
+        // side of an integer.
+        let my = (random(&mut rng) % 4096) as u32 | 1;
+        let k = (random(&mut rng) % 4096) as u32 + 1;
+        let j = (random(&mut rng) % 200) as i32 - 60;
+        let y = my as f32 * 2f32.powi(-((random(&mut rng) % 60) as i32));
+        for m in [k * my - 1, k * my, k * my + 1] {
+            check_f32(
+                &mut c,
+                m as f32 * 2f32.powi(j / 2) * 2f32.powi(j - j / 2),
+                y,
+            );
+        }
+    }
     for _ in 0..20_000 {
         // The longest quotients: a huge x by a subnormal or tiny y.
         let x = f32::from_bits(0x7e00_0000 | (random(&mut rng) as u32 & 0x01ff_ffff));

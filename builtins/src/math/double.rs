@@ -7,8 +7,8 @@
 //! bit-level operations, and `remainder`/`remquo` ([`super::remainder`]: libm's `fmod` plus
 //! the quotient bits, where libm's `remquo` divides a bit at a time).
 
-use super::remainder;
 use super::{FP_ILOGB0, FP_ILOGBNAN};
+use super::{reduce_pio2, remainder};
 use std::f64::consts::{FRAC_1_PI, LN_10, PI};
 
 /// 0x1.fffffffffffffp-1, the largest `double` below 1: `fract` never returns 1.0.
@@ -37,11 +37,25 @@ fn two_prod(a: f64, b: f64) -> (f64, f64) {
 
 // --- trigonometric -------------------------------------------------------------------------
 
+/// `|x| ≥ 2^21`, finite: where [`reduce_pio2`] reduces instead of libm's `rem_pio2_large`.
+#[inline]
+fn huge_trig_argument(x: f64) -> bool {
+    (0x4140_0000_0000_0000..0x7ff0_0000_0000_0000).contains(&(x.to_bits() & !(1 << 63)))
+}
+
+/// `sin(x)`: libm's, with huge arguments reduced by [`reduce_pio2`].
 pub extern "C" fn clift_sin_f64(x: f64) -> f64 {
+    if huge_trig_argument(x) {
+        return reduce_pio2::sin_huge(x);
+    }
     libm::sin(x)
 }
 
+/// `cos(x)`: libm's, with huge arguments reduced by [`reduce_pio2`].
 pub extern "C" fn clift_cos_f64(x: f64) -> f64 {
+    if huge_trig_argument(x) {
+        return reduce_pio2::cos_huge(x);
+    }
     libm::cos(x)
 }
 

@@ -49,6 +49,7 @@ mod kernels4;
 mod lanes;
 #[cfg(target_arch = "x86_64")]
 mod lanes2;
+mod reduce_pio2;
 mod remainder;
 mod single;
 

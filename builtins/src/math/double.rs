@@ -63,12 +63,17 @@ pub extern "C" fn clift_tan_f64(x: f64) -> f64 {
     libm::tan(x)
 }
 
-/// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`.
+/// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)` (libm's, huge arguments by
+/// [`reduce_pio2`]).
 ///
 /// # Safety
 /// `cosval` must be valid for writing one `double`.
 pub unsafe extern "C" fn clift_sincos_f64(x: f64, cosval: *mut f64) -> f64 {
-    let (s, c) = libm::sincos(x);
+    let (s, c) = if huge_trig_argument(x) {
+        reduce_pio2::sincos_huge(x)
+    } else {
+        libm::sincos(x)
+    };
     // SAFETY: the caller guarantees `cosval` is writable (see `# Safety`).
     unsafe { cosval.write(c) };
     s

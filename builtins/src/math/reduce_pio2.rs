@@ -1,4 +1,4 @@
-//! Payne–Hanek reduction of huge `double` arguments for `sin` and `cos`.
+//! Payne–Hanek reduction of huge `double` arguments for `sin`, `cos` and `sincos`.
 //!
 //! libm reduces `|x| ≥ 2^20·π/2` with fdlibm's generic `rem_pio2_large` (24-bit pieces of
 //! 2/π in `double`s, loops over them): some 300 ns, and half of the CTS's random `double`s
@@ -8,7 +8,9 @@
 //! products, the quadrant from the integer bits, 128 fraction bits rounded to the nearest
 //! quadrant, times π/2 in 128-bit fixed point, and the result split into a `double` pair.
 //! The closest `double` to a multiple of π/2 leaves `r` near 2^-61, so 2^-126 of absolute
-//! precision is still 2^-65 relative: far below the 4-ulp bound of `cos`/`sin`.
+//! precision is still 2^-65 relative: far below the 4-ulp bound of `cos`/`sin`. (`tan` stays
+//! libm's: `tan r` at `hi` corrected by `lo`, and `-1/tan r` in the odd quadrants, measured
+//! 3.30 ulp in the CTS against libm's 2.41, bound 5, for 2× the speed.)
 
 /// Bits 1 to 1344 of the binary expansion of 2/π (bit 1 is the MSB of the first word),
 /// from π computed to 1700 bits by Machin's formula (Python integers); the first words
@@ -134,29 +136,27 @@ fn sin_cos(hi: f64, lo: f64) -> (f64, f64) {
     (s + lo * c, c - lo * s)
 }
 
-/// `sin(x)` for a finite `|x| ≥ 2^21`.
-pub(crate) fn sin_huge(x: f64) -> f64 {
+/// `(sin x, cos x)` for a finite `|x| ≥ 2^21`.
+pub(crate) fn sincos_huge(x: f64) -> (f64, f64) {
     let (q, hi, lo) = reduce_huge(x);
     let (s, c) = sin_cos(hi, lo);
-    let v = match q {
-        0 => s,
-        1 => c,
-        2 => -s,
-        _ => -c,
+    let (s, c) = match q {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
     };
-    if x < 0.0 { -v } else { v }
+    (if x < 0.0 { -s } else { s }, c)
+}
+
+/// `sin(x)` for a finite `|x| ≥ 2^21`.
+pub(crate) fn sin_huge(x: f64) -> f64 {
+    sincos_huge(x).0
 }
 
 /// `cos(x)` for a finite `|x| ≥ 2^21`.
 pub(crate) fn cos_huge(x: f64) -> f64 {
-    let (q, hi, lo) = reduce_huge(x);
-    let (s, c) = sin_cos(hi, lo);
-    match q {
-        0 => c,
-        1 => -s,
-        2 => -c,
-        _ => s,
-    }
+    sincos_huge(x).1
 }
 
 #[cfg(test)]
@@ -286,6 +286,7 @@ mod tests {
                 let c = f64::from_bits(c);
                 assert!(ulps(sin_huge(x), s) <= 1, "sin({x:e}) = {:e}", sin_huge(x));
                 assert!(ulps(cos_huge(x), c) <= 1, "cos({x:e}) = {:e}", cos_huge(x));
+                assert_eq!(sincos_huge(x), (sin_huge(x), cos_huge(x)));
             }
         }
     }

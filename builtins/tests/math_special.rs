@@ -1401,3 +1401,36 @@ fn half_and_native_special_values() {
     );
     c.done();
 }
+
+/// `atan2pi` of finite nonzero `float`s goes through the `atan2` table kernel times `1/pi`:
+/// the four diagonals exactly, a few values far (≥ 0.16 ulp) from a rounding midpoint, and
+/// the results that round to 0.5, 1 and 0.
+#[test]
+fn atan2pi_float_kernel() {
+    let f = f32_2("atan2pi");
+    for (y, x, want) in [
+        (1.0, 1.0, 0.25),
+        (-1.0, -1.0, -0.75),
+        (1.0, -1.0, 0.75),
+        (-7.0, 7.0, -0.25),
+        // atan2(1, 0x1.bb67aep0)/pi = 0.16666666914..., 0.17 ulp below 0x3e2aaaab.
+        (
+            1.0,
+            f32::from_bits(0x3fdd_b3d7),
+            f32::from_bits(0x3e2a_aaab),
+        ),
+        // atan2(-2.5, 0.1f)/pi = -0.48727438846..., 0.33 ulp from 0xbef97c07.
+        (-2.5, 0.1, f32::from_bits(0xbef9_7c07)),
+        (1e-20, -3.0, 1.0),
+        (3.0, 1e-30, 0.5),
+        (f32::from_bits(1), f32::MAX, 0.0),
+        (-f32::from_bits(1), -f32::MAX, -1.0),
+    ] {
+        let got = f(y, x);
+        assert_eq!(
+            got.to_bits(),
+            want.to_bits(),
+            "atan2pi_f32({y:e}, {x:e}) = {got:e}"
+        );
+    }
+}

@@ -4,9 +4,11 @@
 //! the exact ones, CORE-MATH's correctly rounded `cbrt`), which meets table 7.2 as it is.
 //! Written here: the functions libm lacks (`*pi`, `exp10` done better, `pown`, `powr`,
 //! `rootn`, `rsqrt`, `fract`, ...), the OpenCL-specific special values, and the exact
-//! bit-level operations.
+//! bit-level operations, and `remainder`/`remquo` ([`super::remainder`]: libm's `fmod` plus
+//! the quotient bits, where libm's `remquo` divides a bit at a time).
 
 use super::{FP_ILOGB0, FP_ILOGBNAN};
+use super::{reduce_pio2, remainder};
 use std::f64::consts::{FRAC_1_PI, LN_10, PI};
 
 /// 0x1.fffffffffffffp-1, the largest `double` below 1: `fract` never returns 1.0.
@@ -35,11 +37,25 @@ fn two_prod(a: f64, b: f64) -> (f64, f64) {
 
 // --- trigonometric -------------------------------------------------------------------------
 
+/// `|x| ≥ 2^21`, finite: where [`reduce_pio2`] reduces instead of libm's `rem_pio2_large`.
+#[inline]
+fn huge_trig_argument(x: f64) -> bool {
+    (0x4140_0000_0000_0000..0x7ff0_0000_0000_0000).contains(&(x.to_bits() & !(1 << 63)))
+}
+
+/// `sin(x)`: libm's, with huge arguments reduced by [`reduce_pio2`].
 pub extern "C" fn clift_sin_f64(x: f64) -> f64 {
+    if huge_trig_argument(x) {
+        return reduce_pio2::sin_huge(x);
+    }
     libm::sin(x)
 }
 
+/// `cos(x)`: libm's, with huge arguments reduced by [`reduce_pio2`].
 pub extern "C" fn clift_cos_f64(x: f64) -> f64 {
+    if huge_trig_argument(x) {
+        return reduce_pio2::cos_huge(x);
+    }
     libm::cos(x)
 }
 
@@ -47,12 +63,17 @@ pub extern "C" fn clift_tan_f64(x: f64) -> f64 {
     libm::tan(x)
 }
 
-/// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)`.
+/// `sincos(x, cosval)`: returns `sin(x)` and stores `cos(x)` (libm's, huge arguments by
+/// [`reduce_pio2`]).
 ///
 /// # Safety
 /// `cosval` must be valid for writing one `double`.
 pub unsafe extern "C" fn clift_sincos_f64(x: f64, cosval: *mut f64) -> f64 {
-    let (s, c) = libm::sincos(x);
+    let (s, c) = if huge_trig_argument(x) {
+        reduce_pio2::sincos_huge(x)
+    } else {
+        libm::sincos(x)
+    };
     // SAFETY: the caller guarantees `cosval` is writable (see `# Safety`).
     unsafe { cosval.write(c) };
     s
@@ -565,18 +586,18 @@ pub extern "C" fn clift_fmod_f64(x: f64, y: f64) -> f64 {
     libm::fmod(x, y)
 }
 
+/// `remainder(x, y)`: `fmod` and the quotient's parity ([`remainder`]).
 pub extern "C" fn clift_remainder_f64(x: f64, y: f64) -> f64 {
-    libm::remainder(x, y)
+    remainder::remquo_f64(x, y, 1).0
 }
 
-/// `remquo(x, y, quo)`: remainder, and the sign and low 31 bits of the quotient; 0 in `quo`
-/// whenever the result is NaN (section 7.5.1).
+/// `remquo(x, y, quo)`: remainder, and the sign and low 7 bits of the quotient
+/// ([`remainder`]); 0 in `quo` whenever the result is NaN (section 7.5.1).
 ///
 /// # Safety
 /// `quo` must be valid for writing one `int`.
 pub unsafe extern "C" fn clift_remquo_f64(x: f64, y: f64, quo: *mut i32) -> f64 {
-    let (r, q) = libm::remquo(x, y);
-    let q = if r.is_nan() { 0 } else { q };
+    let (r, q) = remainder::remquo_f64(x, y, remainder::REMQUO_MASK);
     // SAFETY: the caller guarantees `quo` is writable (see `# Safety`).
     unsafe { quo.write(q) };
     r

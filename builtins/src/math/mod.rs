@@ -49,6 +49,8 @@ mod kernels4;
 mod lanes;
 #[cfg(target_arch = "x86_64")]
 mod lanes2;
+mod reduce_pio2;
+mod remainder;
 mod single;
 
 pub use double::*;

@@ -189,6 +189,7 @@ fn symbols_name_every_function() {
             "clift_f32_to_half_bits",
             "clift_f32_round_half",
             "clift_nextafter_f16",
+            "clift_fma_f16",
             "clift_fract_f16",
             "clift_modf_f16",
             "clift_sincos_f16",

@@ -184,21 +184,23 @@ pub struct FullRun<'a> {
     pub cts: String,
     pub units: String,
     pub logs: Option<&'a Path>,
-    /// The CTS's own thread-pool size (`-t N`), if capped: see [`process_args`].
+    /// The CTS's own thread-pool size, if capped: the CPUs of each job slot, see
+    /// [`shard_cpus`].
     pub cts_threads: Option<usize>,
 }
 
-/// The arguments of `shard`'s process: its own, then `-t N` when the CTS's thread pool is
-/// capped. Uncapped, a CTS process starts one thread per CPU of its affinity mask (64 on the
-/// 64-core machine) however many shards run beside it, and test_bruteforce's multi-threaded
-/// functions then cut each chunk into that many sub-buffers (2 MiB / 64 = 8,192 floats) and
-/// run that many reference threads: `--jobs 8` oversubscribes the machine eight times.
-pub fn process_args(shard: &Shard, cts_threads: Option<usize>) -> Vec<String> {
-    let mut args = shard.args.clone();
-    if let Some(n) = cts_threads {
-        args.extend(["-t".to_string(), n.max(1).to_string()]);
+/// The CPUs the shard in job slot `slot` runs on when the CTS's thread pool is capped, or
+/// none (unrestricted). Uncapped, a CTS process starts one thread per CPU of its affinity
+/// mask (64 on the 64-core machine) however many shards run beside it, and test_bruteforce's
+/// multi-threaded functions then cut each chunk into that many sub-buffers (2 MiB / 64 =
+/// 8,192 floats) and run that many reference threads: `--jobs 8` oversubscribes the machine
+/// eight times. Capped, each slot gets its own `n` CPUs (the CTS's `-t` would turn the pool
+/// off instead: affinity.rs).
+pub fn shard_cpus(cpus: &[usize], slot: usize, cts_threads: Option<usize>) -> Vec<usize> {
+    match cts_threads {
+        Some(n) => crate::affinity::slice(cpus, slot, n),
+        None => Vec::new(),
     }
-    args
 }
 
 /// Runs the planned shards on `jobs` threads until the budget ends, writing the results file
@@ -228,9 +230,12 @@ pub fn run(full: &FullRun, shards: &[Shard], mut results: Results) -> Results {
     let start = Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let shared = std::sync::Mutex::new(&mut results);
+    let cpus = crate::affinity::available();
     std::thread::scope(|scope| {
-        for _ in 0..full.jobs.min(plan.order.len()) {
-            scope.spawn(|| {
+        for slot in 0..full.jobs.min(plan.order.len()) {
+            let (next, shared, plan, estimates) = (&next, &shared, &plan, &estimates);
+            let slot_cpus = shard_cpus(&cpus, slot, full.cts_threads);
+            scope.spawn(move || {
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&i) = plan.order.get(k) else {
@@ -246,11 +251,9 @@ pub fn run(full: &FullRun, shards: &[Shard], mut results: Results) -> Results {
                     let Some(binary) = crate::quick::find_binary(full.dir, shard.suite) else {
                         continue;
                     };
-                    let run = process::run(
-                        process::command(&full.device, &binary, &[]),
-                        &process_args(shard, full.cts_threads),
-                        Duration::from_secs_f64(limit),
-                    );
+                    let mut command = process::command(&full.device, &binary, &[]);
+                    crate::affinity::restrict(&mut command, &slot_cpus);
+                    let run = process::run(command, &shard.args, Duration::from_secs_f64(limit));
                     let record = Record {
                         suite: shard.suite.to_string(),
                         shard: shard.name.clone(),
@@ -415,23 +418,16 @@ mod tests {
     }
 
     #[test]
-    fn a_capped_cts_thread_pool_is_passed_as_dash_t() {
+    fn a_capped_cts_thread_pool_is_a_cpu_slice_per_job_slot_not_dash_t() {
         let shards = bruteforce_shards(&functions(&["nan"]));
-        assert_eq!(process_args(&shards[1], None), ["-f", "-g", "nan"]);
-        assert_eq!(
-            process_args(&shards[1], Some(4)),
-            ["-f", "-g", "nan", "-t", "4"]
-        );
-        // The CTS reads -t 0 as "no cap"; a cap is at least one thread.
-        assert_eq!(
-            process_args(&shards[0], Some(0)),
-            ["-d", "-g", "nan", "-t", "1"]
-        );
-        let conversion = &conversion_shards()[0];
-        assert_eq!(
-            process_args(conversion, Some(8)),
-            ["uchar_uchar", "-t", "8"]
-        );
+        // The process's arguments never carry -t, which would turn the CTS's pool off.
+        assert_eq!(shards[1].args, ["-f", "-g", "nan"]);
+        let cpus: Vec<usize> = (0..16).collect();
+        assert!(shard_cpus(&cpus, 3, None).is_empty());
+        assert_eq!(shard_cpus(&cpus, 0, Some(4)), [0, 1, 2, 3]);
+        assert_eq!(shard_cpus(&cpus, 3, Some(4)), [12, 13, 14, 15]);
+        // A cap of 0 is one CPU.
+        assert_eq!(shard_cpus(&cpus, 2, Some(0)), [2]);
     }
 
     #[test]

@@ -38,9 +38,11 @@
 //! float`). Each row records the clift build (`--build`, default `git rev-parse --short
 //! HEAD`) and the CTS commit (from CTS_BIN_DIR/README.md). `--update FILE` then writes the
 //! summary between `<!-- cts-fullsize begin -->` and `<!-- cts-fullsize end -->`; with
-//! `--budget 0` it only rewrites the summary. `--cts-threads N` caps each shard's own thread
-//! pool (the CTS's `-t N`; uncapped it starts one thread per CPU in every process).
+//! `--budget 0` it only rewrites the summary. `--cts-threads N` runs each of the `--jobs`
+//! shards on N CPUs of its own (affinity.rs): the CTS's thread pool then has N threads
+//! (uncapped it starts one per CPU in every process).
 
+mod affinity;
 mod fullsize;
 mod process;
 mod quick;

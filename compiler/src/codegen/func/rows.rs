@@ -60,7 +60,7 @@ impl Lower<'_, '_> {
         self.block(body)?;
         self.jump(latch);
         self.b.switch_to_block(latch);
-        self.next_item(&row, gx);
+        self.next_item(&row, gx, size);
         Ok(())
     }
 
@@ -90,14 +90,18 @@ impl Lower<'_, '_> {
     }
 
     /// Ends an item of a row loop (in the current block): the counters step, the loop goes
-    /// on, and the function returns when the row is done.
-    fn next_item(&mut self, row: &RowLoop, gx: Variable) {
+    /// on while `x` is below `size`, and the function returns when the row is done. The test
+    /// is repeated here rather than jumping back to the head's: one taken branch per item
+    /// instead of two (the head only guards the first item).
+    fn next_item(&mut self, row: &RowLoop, gx: Variable, size: Value) {
         for counter in [row.x, gx] {
             let v = self.b.use_var(counter);
             let next = self.b.ins().iadd_imm_s(v, 1);
             self.b.def_var(counter, next);
         }
-        self.b.ins().jump(row.head, &[]);
+        let xv = self.b.use_var(row.x);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, xv, size);
+        self.b.ins().brif(more, row.body, &[], row.exit, &[]);
         self.b.switch_to_block(row.exit);
         self.b.ins().return_(&[]);
         self.b.seal_all_blocks();
@@ -233,7 +237,7 @@ impl Lower<'_, '_> {
         }
         self.b.ins().jump(advance, &[]);
         self.b.switch_to_block(advance);
-        self.next_item(&row, gx);
+        self.next_item(&row, gx, size);
         Ok(())
     }
 

@@ -279,7 +279,10 @@ impl<'a, 'b> VecLower<'a, 'b> {
             let next = self.l.b.ins().iadd_imm_s(v, WIDTH * u as i64);
             self.l.b.def_var(counter, next);
         }
-        self.l.b.ins().jump(head, &[]);
+        // The test again, not a jump back to the head's: one taken branch per step.
+        let xv = self.l.b.use_var(x);
+        let more = self.l.b.ins().icmp(IntCC::UnsignedLessThan, xv, end);
+        self.l.b.ins().brif(more, body_b, &[], exit, &[]);
         self.l.b.switch_to_block(exit);
         Ok(())
     }

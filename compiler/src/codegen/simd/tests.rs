@@ -107,7 +107,7 @@ fn a_large_row_that_would_run_mostly_lane_by_lane_stays_scalar() {
     assert_eq!(
         built_reason(&source),
         Err(
-            "94% of its vectorized code (917 instructions) would run lane by lane (no faster \
+            "94% of its vectorized code (918 instructions) would run lane by lane (no faster \
              than the scalar code, and costlier to compile)"
                 .into()
         )

@@ -839,3 +839,58 @@ fn async_copies_move_a_group_s_tile_in_and_a_strided_column_out() {
         );
     }
 }
+
+// Every work-item once
+
+#[test]
+fn every_work_item_runs_once_whether_or_not_the_vectorized_row_covers_the_row() {
+    // A work-group runs each row of dimension 0 as the vectorized row function's steps of
+    // 4 items, then the scalar row for the rest; where the steps cover the whole row (a
+    // local size that is a multiple of 4) the scalar row is not called at all, and both
+    // row loops test their bound at the end of each step. Each item counts itself in its
+    // own slot (a second run of an item, or a missing one, shows) and writes its ids, in
+    // 3D ranges with offsets, with and without a barrier (whose regions have rows of their
+    // own), at local sizes whose rows are whole steps, partial ones, and single items.
+    let fx = Fixture::new();
+    let source = "kernel void ids(global uint *count, global uint *ids) {\n\
+         \x20 size_t i = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n\
+         \x20     + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n\
+         \x20     + (get_global_id(0) - get_global_offset(0));\n\
+         \x20 atomic_inc(&count[i]);\n\
+         #ifdef BARRIER\n\
+         \x20 barrier(CLK_GLOBAL_MEM_FENCE);\n\
+         #endif\n\
+         \x20 ids[i] = (uint)(get_global_id(0) | get_global_id(1) << 8 | get_global_id(2) << 14\n\
+         \x20     | get_local_id(0) << 18 | get_local_id(1) << 24 | get_local_id(2) << 28);\n\
+         }\n";
+    let global = [40usize, 6, 2];
+    let offset = [3usize, 1, 2];
+    for options in [c"", c"-D BARRIER"] {
+        let k = fx.kernel(source, c"ids", options);
+        for local in [
+            [8, 3, 2],
+            [40, 1, 1],
+            [4, 6, 2],
+            [20, 2, 1],
+            [5, 3, 1],
+            [10, 1, 2],
+            [1, 6, 1],
+        ] {
+            let n = global.iter().product::<usize>();
+            let (count, ids) = (fx.filled(0u32, n), fx.filled(u32::MAX, n));
+            k.mem(0, &count).mem(1, &ids);
+            fx.run(&k, Some(&offset), &global, Some(&local));
+            let what = format!("local {local:?}, options {options:?}");
+            assert_same(&fx.read::<u32>(&count, n), &vec![1u32; n], &what);
+            let expected: Vec<u32> = (0..n)
+                .map(|i| {
+                    let (x, y, z) = (i % 40, i / 40 % 6, i / 240);
+                    let (gx, gy, gz) = (x + offset[0], y + offset[1], z + offset[2]);
+                    let (lx, ly, lz) = (x % local[0], y % local[1], z % local[2]);
+                    (gx | gy << 8 | gz << 14 | lx << 18 | ly << 24 | lz << 28) as u32
+                })
+                .collect();
+            assert_same(&fx.read::<u32>(&ids, n), &expected, &what);
+        }
+    }
+}

@@ -78,7 +78,8 @@ pub fn new_module(
     let isa: Arc<_> = host_isa()?;
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     builder.symbols(symbols);
-    builder.memory_provider(Box::new(code_ranges::RecordingProvider::new()));
+    let provider = code_ranges::RecordingProvider::new().map_err(|e| JitError(e.to_string()))?;
+    builder.memory_provider(Box::new(provider));
     Ok(JITModule::new(builder))
 }
 

@@ -2288,6 +2288,45 @@ fn interleaved_copy_rect_within_one_buffer_succeeds() {
 }
 
 #[test]
+fn copy_rect_overlap_is_decided_with_the_pitches_passed() {
+    // The overlap test uses the pitches of the call: a slice pitch of 0 is region[1] x
+    // row_pitch. The CTS's bufferreadwriterect checks overlap with the buffer's own width
+    // and height instead (KhronosGroup/OpenCL-CTS#2765), so with some buffer sizes it calls
+    // this with rectangles it thinks apart, and fails on CL_MEM_COPY_OVERLAP: the case
+    // below, scaled down from its failing call on a 256 GiB host.
+    let fx = Fixture::new();
+    let data = pattern(16 * 8 * 4, 41);
+    let mem = fx.buffer_from(0, &data);
+    let region = [4, 2, 2];
+    let copy = |slice_pitch: usize| {
+        api().enqueue_copy_buffer_rect(
+            fx.queue,
+            mem,
+            mem,
+            Some(&[0, 4, 0]),
+            Some(&[0, 0, 1]),
+            Some(&region),
+            [16, slice_pitch],
+            [16, slice_pitch],
+            Waits::NONE,
+            None,
+        )
+    };
+    // Slice pitch 0 = 2 x 16: source rows at 64, 80, 96, 112; destination rows at 32, 48,
+    // 64, 80.
+    assert_eq!(copy(0), CL_MEM_COPY_OVERLAP);
+    // The buffer's own layout (16 x 8 per slice): source rows at 64, 80, 192, 208;
+    // destination rows at 128, 144, 256, 272.
+    assert_eq!(copy(128), CL_SUCCESS);
+    let mut expected = data.clone();
+    for (z, y, x) in (0..2).flat_map(|z| (0..2).flat_map(move |y| (0..4).map(move |x| (z, y, x)))) {
+        expected[(1 + z) * 128 + y * 16 + x] = data[z * 128 + (4 + y) * 16 + x];
+    }
+    assert_eq!(fx.read(mem, 0, 512), expected);
+    release(mem);
+}
+
+#[test]
 fn copy_rect_between_overlapping_sub_buffers_is_mem_copy_overlap() {
     // "... or if src_buffer and dst_buffer are different sub-buffers of the same associated
     // buffer object and they overlap."

@@ -35,11 +35,20 @@ kernel void unsigned_index(global float *A, global float *B) {
     for (int i = 0; i < 8; i++) { sum += A[u]; u += 0xffffffffu; }
     B[get_global_id(0)] = sum;
 }
-/* The access is (int)(u + v), not u itself: u's steps follow no access of u. */
+/* The access is (int)(u + v), not u itself: a derived index, which gets an induction
+   variable of its own (codegen/step_pointers/split.rs); u then lives for nothing and goes. */
 kernel void sum_index(global float *A, global float *B, uint v) {
     uint u = (uint)get_global_id(0);
     float sum = 0;
     for (int i = 0; i < 8; i++) { sum += A[(int)(u + v)]; u += 3u; }
+    B[get_global_id(0)] = sum;
+}
+/* A derived index: each item reads its own 8 neighbours, A[id + i] with id invariant
+   (clpeak's read in sequence, v16seq). */
+kernel void derived(global float *A, global float *B) {
+    int id = (int)get_global_id(0) * 4;
+    float sum = 0;
+    for (int i = 0; i < 8; i++) { sum += A[id + i]; }
     B[get_global_id(0)] = sum;
 }
 /* The step changes in the loop. */
@@ -168,6 +177,8 @@ fn loops_the_rule_does_not_cover_keep_their_values() {
         .map(|g| host_sum(&a, 8, |k| g + 3 * k + 7))
         .collect();
     assert_host("sum_index", 16, &a, Some(7), &summed);
+    let derived: Vec<f32> = (0..16).map(|g| host_sum(&a, 8, |k| 4 * g + k)).collect();
+    assert_host("derived", 16, &a, None, &derived);
     // id = g + 0 + 1 + ... + (k - 1) before the k-th access.
     let varying: Vec<f32> = (0..16)
         .map(|g| host_sum(&a, 8, |k| g + (0..k).sum::<usize>()))
@@ -267,6 +278,20 @@ fn which_loops_step_a_pointer() {
     );
     // Two steps of constants are one step of their sum in the optimized code.
     assert_eq!(loop_body("double_step", MAX_OBJECT), stepped);
+    // A derived index, `A[id + i]` with `id` invariant: its own index, stepped (it was
+    // `leal`, `movslq` and the add per element); `i` stays for the loop's test.
+    assert_eq!(loop_body("derived", MAX_OBJECT), stepped);
+    assert_eq!(
+        loop_body("derived", 0),
+        ["leal", "movslq", "vaddss", "leal", "jmp"]
+    );
+    // A derived index, `A[(int)(u + v)]`: split into an index of its own, stepped, and
+    // `u` gone (it was `leal`, `movslq`, `vaddss`, `leal`, `leal`).
+    assert_eq!(loop_body("sum_index", MAX_OBJECT), stepped);
+    assert_eq!(
+        loop_body("sum_index", 0),
+        ["leal", "movslq", "vaddss", "leal", "leal", "jmp"]
+    );
     // The index stays (its `leal`) for after the loop; the address of scale 16 steps
     // anyway (it saves the shift).
     assert_eq!(
@@ -277,12 +302,11 @@ fn which_loops_step_a_pointer() {
         loop_body("index_after", 0),
         ["movslq", "shlq", "vpshufd", "leal", "leal", "vaddss", "jmp"]
     );
-    // Kept: a zero-extended index, an index whose access is a sum with it, a step that
-    // changes in the loop, an access that does not come before every step, and an index
-    // that stays where the scale (4) is an x64 address's.
+    // Kept: a zero-extended index, a step that changes in the loop, an access that does
+    // not come before every step, and an index that stays where the scale (4) is an x64
+    // address's.
     let kept = [
         "unsigned_index",
-        "sum_index",
         "varying_step",
         "guarded",
         "index_after_narrow",

@@ -42,6 +42,8 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::loop_analysis::{Loop, LoopAnalysis};
 
+mod split;
+
 /// A load or store whose address is `base + sext(index) * scale`.
 #[derive(Clone, Copy)]
 struct Access {
@@ -91,6 +93,30 @@ pub(crate) fn step_pointers(ctx: &mut Context, max_object_size: u64) -> bool {
     ctx.compute_cfg();
     ctx.compute_domtree();
     ctx.compute_loop_analysis();
+    // Derived indices (`A[id + i]`) first become induction variables of their own
+    // (`split.rs`), kept only where all of them become pointers.
+    let candidates = split::candidates(ctx, &accesses);
+    if !candidates.is_empty() {
+        let saved = ctx.func.clone();
+        let added = split::split(ctx, &candidates);
+        let accesses = scaled_accesses(&ctx.func, max_object_size);
+        let rewrote = rewrite_loops(ctx, accesses);
+        if added.iter().all(|&x| !ctx.func.dfg.value_is_attached(x)) {
+            ctx.func.dfg.resolve_all_aliases();
+            split::remove_dead_sources(&mut ctx.func, &candidates);
+            return rewrote;
+        }
+        // The split did not pay: the function as it was (its control flow, and so the
+        // analyses, are the same).
+        ctx.func = saved;
+    }
+    rewrite_loops(ctx, accesses)
+}
+
+/// Groups `accesses` by loop and index, plans and rewrites each group that passes the
+/// checks (`ctx` has its control-flow graph, dominator tree and loop analysis); whether it
+/// rewrote any.
+fn rewrite_loops(ctx: &mut Context, accesses: Vec<Access>) -> bool {
     let groups = group(&ctx.func, &ctx.loop_analysis, accesses);
     let planned: Vec<(Group, Plan)> = groups
         .into_iter()

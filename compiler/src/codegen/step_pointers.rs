@@ -818,7 +818,7 @@ fn remove_index(
 #[cfg(test)]
 mod tests {
     use cranelift_codegen::ir::{
-        AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Signature, Value, types,
+        AbiParam, Block, Function, InstBuilder, MemFlagsData, Opcode, Signature, Value, types,
     };
     use cranelift_codegen::isa::CallConv;
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -845,14 +845,7 @@ mod tests {
     /// with a 1 GiB bound: whether it rewrote, the header's parameter types, and the
     /// opcodes of the loop body.
     fn stepped(shape: Shape) -> (bool, Vec<types::Type>, Vec<Opcode>) {
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params = vec![
-            AbiParam::new(types::I64),
-            AbiParam::new(types::I32),
-            AbiParam::new(types::I32),
-        ];
-        sig.returns = vec![AbiParam::new(types::I32)];
-        let mut func = Function::with_name_signature(Default::default(), sig);
+        let mut func = loop_function();
         let mut fctx = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
         let (entry, header, body, exit) = (
@@ -908,12 +901,39 @@ mod tests {
             let last = ctx.func.layout.last_inst(body).unwrap();
             ctx.func.layout.insert_inst(step, last);
         }
-        let rewrote = super::step_pointers(&mut ctx, shape.bound.unwrap_or(1 << 30));
+        run_pass(&mut ctx, shape.bound.unwrap_or(1 << 30), header, body)
+    }
+
+    /// An empty `fn(base: i64, n: i32, j: i32) -> i32`, the tests' loops' signature.
+    pub(super) fn loop_function() -> Function {
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params = vec![
+            AbiParam::new(types::I64),
+            AbiParam::new(types::I32),
+            AbiParam::new(types::I32),
+        ];
+        sig.returns = vec![AbiParam::new(types::I32)];
+        Function::with_name_signature(Default::default(), sig)
+    }
+
+    /// Runs the pass on `ctx`'s function with `bound` as the largest object and checks that
+    /// the function still verifies: whether it rewrote, the types of `header`'s parameters
+    /// and the opcodes of `block`.
+    pub(super) fn run_pass(
+        ctx: &mut cranelift_codegen::Context,
+        bound: u64,
+        header: Block,
+        block: Block,
+    ) -> (bool, Vec<types::Type>, Vec<Opcode>) {
+        let rewrote = super::step_pointers(ctx, bound);
+        let isa = crate::jit::host_isa().unwrap();
+        cranelift_codegen::verifier::verify_function(&ctx.func, isa.as_ref())
+            .expect("valid after the pass");
         let params = ctx.func.dfg.block_param_types(header).collect::<Vec<_>>();
         let opcodes = ctx
             .func
             .layout
-            .block_insts(body)
+            .block_insts(block)
             .map(|inst| ctx.func.dfg.insts[inst].opcode())
             .collect();
         (rewrote, params, opcodes)

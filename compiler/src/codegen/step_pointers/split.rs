@@ -245,10 +245,7 @@ pub(super) fn split(ctx: &mut Context, candidates: &[Candidate]) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use cranelift_codegen::ir::condcodes::IntCC;
-    use cranelift_codegen::ir::{
-        AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Signature, Value, types,
-    };
-    use cranelift_codegen::isa::CallConv;
+    use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Opcode, Value, types};
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
     /// How the test loop is varied.
@@ -260,18 +257,11 @@ mod tests {
         conditional: bool,
     }
 
-    /// `fn(base: i64, n: i32, id: i32)`: `for (i = 0; i < n; i++) load(base + sext(id + i)
+    /// `fn(base: i64, n: i32, id: i32) -> i32`: `for (i = 0; i < n; i++) load(base + sext(id + i)
     /// << 6)`; after [`super::super::step_pointers`] with a 1 GiB bound: whether it
     /// rewrote, the header's parameter types, and the opcodes of the block with the load.
     fn stepped(shape: Shape) -> (bool, Vec<types::Type>, Vec<Opcode>) {
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params = vec![
-            AbiParam::new(types::I64),
-            AbiParam::new(types::I32),
-            AbiParam::new(types::I32),
-        ];
-        sig.returns = vec![AbiParam::new(types::I32)];
-        let mut func = Function::with_name_signature(Default::default(), sig);
+        let mut func = super::super::tests::loop_function();
         let mut fctx = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
         let [entry, header, body, fetch, latch, exit] = [(); 6].map(|_| b.create_block());
@@ -313,20 +303,7 @@ mod tests {
         b.seal_all_blocks();
         b.finalize(crate::jit::host_isa().unwrap().frontend_config());
         let mut ctx = cranelift_codegen::Context::for_function(func);
-        let rewrote = super::super::step_pointers(&mut ctx, 1 << 30);
-        cranelift_codegen::verifier::verify_function(
-            &ctx.func,
-            crate::jit::host_isa().unwrap().as_ref(),
-        )
-        .expect("valid after the pass");
-        let params = ctx.func.dfg.block_param_types(header).collect::<Vec<_>>();
-        let opcodes = ctx
-            .func
-            .layout
-            .block_insts(fetch)
-            .map(|inst| ctx.func.dfg.insts[inst].opcode())
-            .collect();
-        (rewrote, params, opcodes)
+        super::super::tests::run_pass(&mut ctx, 1 << 30, header, fetch)
     }
 
     #[test]

@@ -23,7 +23,9 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::loop_analysis::Loop;
 
-use super::{Access, append_to_branches, branches_to, defining, invariant, materialize};
+use super::{
+    Access, Step, append_to_branches, branches_to, defining, invariant, materialize, step_of,
+};
 
 /// The most derived indices split in one loop: each becomes a pointer register of its own.
 const MAX_PER_LOOP: usize = 2;
@@ -39,9 +41,9 @@ pub(super) struct Candidate {
     off: Value,
     /// The branch that enters the loop.
     entry: Inst,
-    /// Each back edge (the terminator, which of its destinations) with `i`'s step amount
-    /// there, whether the step subtracts, and the stepped value it passes.
-    latches: Vec<(Inst, usize, Value, bool, Value)>,
+    /// Each back edge (the terminator, which of its destinations) with the step of `i`
+    /// whose value it passes.
+    latches: Vec<(Inst, usize, Step)>,
 }
 
 /// The derived indices of `accesses` worth splitting (`ctx` has its loop analysis and
@@ -132,8 +134,11 @@ fn candidate(ctx: &Context, a: &Access) -> Option<Candidate> {
             let BlockArg::Value(next) = call.args(&func.dfg.value_lists).nth(position)? else {
                 return None;
             };
-            let (by, subtract) = step_amount(ctx, lp, i, next)?;
-            latches.push((pred.inst, n, by, subtract, func.dfg.resolve_aliases(next)));
+            let step = step_of(func, loops, lp, next)?;
+            if func.dfg.resolve_aliases(step.from) != i {
+                return None;
+            }
+            latches.push((pred.inst, n, step));
         }
     }
     (!latches.is_empty()).then_some(Candidate {
@@ -151,49 +156,30 @@ fn candidate(ctx: &Context, a: &Access) -> Option<Candidate> {
 pub(super) fn remove_dead_sources(func: &mut Function, candidates: &[Candidate]) {
     for c in candidates {
         let uses = super::super::fold_loads::use_counts(func);
-        let steps: Vec<Inst> = {
-            let mut steps: Vec<Inst> = c
-                .latches
-                .iter()
-                .filter_map(|l| defining(func, l.4))
-                .collect();
-            steps.sort();
-            steps.dedup();
-            steps
-        };
+        let mut steps: Vec<Inst> = c.latches.iter().map(|l| l.2.inst).collect();
+        steps.sort();
+        steps.dedup();
         let i = func.dfg.resolve_aliases(c.i);
+        // `i` read by its steps alone, each step's value by its back edges alone.
         let only_steps = uses[i] as usize == steps.len()
-            && c.latches.iter().all(|l| {
-                let next = func.dfg.resolve_aliases(l.4);
-                uses[next] as usize == c.latches.iter().filter(|m| m.4 == l.4).count()
+            && steps.iter().all(|&step| {
+                let edges = c.latches.iter().filter(|l| l.2.inst == step).count();
+                uses[func.dfg.first_result(step)] as usize == edges
             });
         if !only_steps || !func.dfg.value_is_attached(i) {
             continue;
         }
         let plan = super::Plan {
             entry: c.entry,
-            latches: c.latches.iter().map(|l| (l.0, l.1, l.4)).collect(),
+            latches: c
+                .latches
+                .iter()
+                .map(|l| (l.0, l.1, func.dfg.first_result(l.2.inst)))
+                .collect(),
             steps: Default::default(),
         };
         let mut uses = uses;
         super::remove_index(func, &mut uses, i, &plan, steps.into_iter());
-    }
-}
-
-/// `(s, subtract)` where `next` is `i + s`, `s + i` or `i - s` with `s` invariant in `lp`.
-fn step_amount(ctx: &Context, lp: Loop, i: Value, next: Value) -> Option<(Value, bool)> {
-    let func = &ctx.func;
-    let inst = defining(func, next)?;
-    let [a, b] = *func.dfg.inst_args(inst) else {
-        return None;
-    };
-    let (a, b) = (func.dfg.resolve_aliases(a), func.dfg.resolve_aliases(b));
-    let inv = |v: Value| invariant(func, &ctx.loop_analysis, lp, v, 0);
-    match func.dfg.insts[inst].opcode() {
-        Opcode::Iadd if a == i && inv(b) => Some((b, false)),
-        Opcode::Iadd if b == i && inv(a) => Some((a, false)),
-        Opcode::Isub if a == i && inv(b) => Some((b, true)),
-        _ => None,
     }
 }
 
@@ -219,10 +205,10 @@ pub(super) fn split(ctx: &mut Context, candidates: &[Candidate]) -> Vec<Value> {
         let first = pos.ins().iadd(start, off);
         append_to_branches(pos.func, c.entry, header, first);
         // Each back edge: X steps as i does.
-        for &(latch, call, by, subtract, _) in &c.latches {
+        for &(latch, call, step) in &c.latches {
             let mut pos = FuncCursor::new(&mut ctx.func).at_inst(latch);
-            let by = materialize(&mut pos, &ctx.loop_analysis, c.lp, by);
-            let next = if subtract {
+            let by = materialize(&mut pos, &ctx.loop_analysis, c.lp, step.by);
+            let next = if step.subtract {
                 pos.ins().isub(x_param, by)
             } else {
                 pos.ins().iadd(x_param, by)

@@ -254,6 +254,23 @@ fn the_float16_bandwidth_loop_is_its_adds_and_two_steps() {
     assert_eq!(extends, 4, "{plain}");
 }
 
+/// The loop's offsets from its pointer (`L`, `2L`, `3L` bytes, with `L` the local size
+/// times 64) do not change from item to item: they are computed once, in the row's first
+/// block, before the loop over the items (`step_pointers/hoist.rs`), and the block that
+/// enters the fetch loop for each item only computes the item's start pointer.
+#[test]
+fn the_float16_bandwidth_offsets_are_computed_once_per_row() {
+    let asm = machine_code("bandwidth", MAX_OBJECT);
+    let all = blocks(&asm);
+    let scales_by_64 = |b: &Vec<String>| b.iter().filter(|l| l.starts_with("shlq $0x6")).count();
+    // blocks[0] is the prologue, blocks[1] the function's first block.
+    assert_eq!(scales_by_64(&all[1]), 1, "{asm}");
+    let multiples = all[1].iter().filter(|l| l.starts_with("leaq (")).count();
+    assert!(multiples >= 3, "{asm}");
+    // The item's own start: one more scaled index in the whole function.
+    assert_eq!(all.iter().map(scales_by_64).sum::<usize>(), 2, "{asm}");
+}
+
 /// The mnemonics of the loop body of `name`'s scalar row (the block that steps the `for`
 /// loop's counter, `leal 1(...)`), built with `max_object_size`.
 fn loop_body(name: &str, max_object_size: u64) -> Vec<String> {

@@ -37,11 +37,13 @@ use std::collections::HashMap;
 use cranelift_codegen::Context;
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::entity::SecondaryMap;
+use cranelift_codegen::flowgraph::ControlFlowGraph;
 use cranelift_codegen::ir::{
     Block, BlockArg, Function, Inst, InstBuilder, InstructionData, Opcode, Value, ValueDef, types,
 };
 use cranelift_codegen::loop_analysis::{Loop, LoopAnalysis};
 
+mod hoist;
 mod split;
 
 /// A load or store whose address is `base + sext(index) * scale`.
@@ -141,7 +143,7 @@ fn rewrite_loops(ctx: &mut Context, accesses: Vec<Access>) -> bool {
     for (g, plan) in planned {
         if g.scale > MAX_ADDRESS_SCALE || dying.contains(&g.index) {
             old.extend(g.accesses.iter().map(|a| a.address));
-            rewrite(&mut ctx.func, &ctx.loop_analysis, &g, &plan);
+            rewrite(&mut ctx.func, &ctx.cfg, &ctx.loop_analysis, &g, &plan);
             rewritten.push((g, plan));
         }
     }
@@ -561,8 +563,15 @@ fn branches_to(func: &Function, inst: Inst, block: Block) -> Vec<cranelift_codeg
 }
 
 /// Gives the header of `g`'s loop a pointer parameter, starts it at the loop's entry,
-/// steps it on each back edge and points each access at it plus its offset.
-fn rewrite(func: &mut Function, loops: &LoopAnalysis, g: &Group, plan: &Plan) {
+/// steps it on each back edge and points each access at it plus its offset; the offsets,
+/// computed on the entry, move out of the loops around as far as they can ([`hoist`]).
+fn rewrite(
+    func: &mut Function,
+    cfg: &ControlFlowGraph,
+    loops: &LoopAnalysis,
+    g: &Group,
+    plan: &Plan,
+) {
     let ValueDef::Param(header, position) = func.dfg.value_def(g.index) else {
         return;
     };
@@ -576,6 +585,7 @@ fn rewrite(func: &mut Function, loops: &LoopAnalysis, g: &Group, plan: &Plan) {
     let scaled = scale(&mut pos, start, g.scale);
     let base = materialize(&mut pos, loops, g.lp, g.base);
     let first = pos.ins().iadd(base, scaled);
+    let before_offsets = pos.func.layout.prev_inst(plan.entry);
     let mut offsets = Offsets {
         g,
         plan,
@@ -590,6 +600,11 @@ fn rewrite(func: &mut Function, loops: &LoopAnalysis, g: &Group, plan: &Plan) {
         offsets.get(&mut pos, v);
     }
     append_to_branches(pos.func, plan.entry, header, first);
+    // Only the offsets move: each is read in the loop, so a register holds it there
+    // anyway; the start pointer is read once per entry, and moved out it would hold a
+    // register (or a stack slot) through the whole of the enclosing loop to save one add.
+    let computed = instructions_between(pos.func, before_offsets, plan.entry);
+    hoist::out_of_loops(pos.func, cfg, loops, &computed);
     for &(latch, call, next) in &plan.latches {
         let mut pos = FuncCursor::new(pos.func).at_inst(latch);
         let stepped = offsets.moved(&mut pos, pointer, next);
@@ -603,6 +618,24 @@ fn rewrite(func: &mut Function, loops: &LoopAnalysis, g: &Group, plan: &Plan) {
         let address = offsets.moved(&mut pos, pointer, a.index);
         pos.func.dfg.inst_args_mut(a.inst)[a.arg] = address;
     }
+}
+
+/// The instructions after `after` (the block's first when `None`) up to `end`, excluded.
+fn instructions_between(func: &Function, after: Option<Inst>, end: Inst) -> Vec<Inst> {
+    let block = func
+        .layout
+        .inst_block(end)
+        .expect("an inserted instruction");
+    let mut next = match after {
+        Some(a) => func.layout.next_inst(a),
+        None => func.layout.first_inst(block),
+    };
+    let mut insts = Vec::new();
+    while let Some(inst) = next.filter(|&i| i != end) {
+        insts.push(inst);
+        next = func.layout.next_inst(inst);
+    }
+    insts
 }
 
 /// `sext(v) * scale` as an `i64`, at `pos`.

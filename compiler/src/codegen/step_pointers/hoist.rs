@@ -5,10 +5,11 @@
 //! that edge is usually inside another loop: the kernel's loop runs once per work-item,
 //! inside the work-group function's loop over the items. Cranelift's own loop-invariant
 //! code motion ran before this pass (`Context::optimize`), so without this step those
-//! offsets are computed again for every work-item (5 of the 137 instructions per item of
+//! offsets are computed again for every work-item (5 of the 132 instructions per item of
 //! clpeak's `float16` read).
 //!
-//! Each instruction the rewrite placed before the entry moves to the entry of the loop that
+//! Each instruction of the offsets (the rewrite places them before the entry; the start
+//! pointer, read once per entry, stays there) moves to the entry of the loop that
 //! contains it while all its arguments are defined outside that loop, and again for the
 //! loop around that one. Only pure integer instructions are moved (they cannot trap, so
 //! running them where the inner loop would not have run is harmless), and only to a loop

@@ -80,10 +80,10 @@ mod tests {
 
     use super::*;
 
-    /// Two nested loops: the outer one over `n` items, the inner one of 4 steps; `stride`
-    /// (computed from the function's parameter) is placed before the inner loop's entry.
-    /// Returns the function, the stride's instructions and the blocks: outer preheader,
-    /// inner preheader.
+    /// Two nested loops: the outer one over 100 items, the inner one of 4 steps; a stride
+    /// (`sext(x) << 6`, doubled) is computed before the inner loop's entry, `x` the function's
+    /// parameter or (`stride_from_outer_param`) the outer loop's item. Returns the function
+    /// with its analyses and the stride's four instructions, in order.
     fn nest(stride_from_outer_param: bool) -> (Context, Vec<Inst>) {
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.push(AbiParam::new(types::I32));
@@ -142,6 +142,11 @@ mod tests {
         (ctx, insts)
     }
 
+    fn verify(ctx: &Context) {
+        let flags = cranelift_codegen::settings::Flags::new(cranelift_codegen::settings::builder());
+        ctx.verify(&flags).expect("a valid function");
+    }
+
     fn blocks_of(ctx: &Context, insts: &[Inst]) -> Vec<u32> {
         insts
             .iter()
@@ -163,23 +168,17 @@ mod tests {
         let at = |i: Inst| order.iter().position(|&o| o == i).unwrap();
         assert!(at(insts[0]) < at(insts[2]) && at(insts[1]) < at(insts[2]));
         assert!(at(insts[2]) < at(insts[3]));
-        ctx.verify(&cranelift_codegen::settings::Flags::new(
-            cranelift_codegen::settings::builder(),
-        ))
-        .unwrap();
+        verify(&ctx);
     }
 
     #[test]
     fn what_the_outer_loop_changes_stays_in_it() {
         let (mut ctx, insts) = nest(true);
         out_of_loops(&mut ctx.func, &ctx.cfg, &ctx.loop_analysis, &insts);
-        // The sign extension of the item stays in the outer loop's body (block1 is its
-        // header, block2 the inner loop's preheader, both in the outer loop: it does not
-        // move, as block2 is in no loop of its own); the shift's constant goes to the entry.
+        // The sign extension reads the item, a parameter of the outer loop's header
+        // (block1), so it and what it feeds stay in block2, the inner loop's preheader;
+        // only the shift's constant goes to the entry.
         assert_eq!(blocks_of(&ctx, &insts), vec![2, 0, 2, 2]);
-        ctx.verify(&cranelift_codegen::settings::Flags::new(
-            cranelift_codegen::settings::builder(),
-        ))
-        .unwrap();
+        verify(&ctx);
     }
 }

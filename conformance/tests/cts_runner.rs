@@ -350,5 +350,47 @@ echo "PASSED 1 of 1 tests.""#,
         std::fs::read_to_string(&doc).unwrap(),
         text[text.find("<!-- cts-fullsize begin").unwrap()..]
     );
+    // `--merge`: another machine's copy of the file, where `fabs double` passed, gives its
+    // row (and only that one) to the file, and the summary counts it; nothing runs.
+    let other = dir.join("other.tsv");
+    let copy: String = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if f.get(1) == Some(&"fabs double") {
+                format!(
+                    "{}\t{}\tpass\t300\t64\tdevice\t{}\t{}\n",
+                    f[0], f[1], f[6], f[7]
+                )
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&other, copy).unwrap();
+    let output = run(
+        "0",
+        &[
+            "--merge",
+            other.to_str().unwrap(),
+            "--update",
+            doc.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(!calls.exists());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("1 rows merged"), "{stdout}");
+    assert_eq!(
+        rows(&results)[0],
+        "test_bruteforce | fabs double | pass | 64 | device | b8f8906"
+    );
+    assert_eq!(rows(&results).len(), 7);
+    let merged = std::fs::read_to_string(&doc).unwrap();
+    assert!(
+        merged.contains("| test_bruteforce | 6 | 6 | 0 | 0 | 0 | "),
+        "{merged}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,7 +7,7 @@
 //!     [--full] [--logs DIR] [--shards N]
 //! cargo run --release -p clift-conformance --bin cts-run -- CTS_BIN_DIR --fullsize RESULTS.tsv
 //!     [--budget SECONDS] [--timeout SECONDS] [--jobs N] [--compute-units N] [--only A,B]
-//!     [--build LABEL] [--logs DIR] [--update FILE] [--cts-threads N]
+//!     [--build LABEL] [--logs DIR] [--update FILE] [--cts-threads N] [--merge OTHER.tsv]
 //! ```
 //!
 //! `--only` takes suite names with or without their `test_` (`--only basic,image_streams`).
@@ -40,7 +40,11 @@
 //! summary between `<!-- cts-fullsize begin -->` and `<!-- cts-fullsize end -->`; with
 //! `--budget 0` it only rewrites the summary. `--cts-threads N` runs each of the `--jobs`
 //! shards on N CPUs of its own (affinity.rs): the CTS's thread pool then has N threads
-//! (uncapped it starts one per CPU in every process).
+//! (uncapped it starts one per CPU in every process). `--merge OTHER.tsv` first takes into
+//! RESULTS.tsv the rows of a copy that another machine ran shards with (`scripts/cts-bundle.sh`
+//! makes such a copy): each row that records a later run than RESULTS.tsv's
+//! (`Results::merge`); `--budget 0 --merge OTHER.tsv --update FILE` merges and rewrites the
+//! summary without running a shard.
 
 mod affinity;
 mod fullsize;
@@ -69,7 +73,7 @@ fn main() {
              [--jobs N] [--compute-units N] [--full] [--logs DIR] [--shards N]\n       \
              cts-run CTS_BIN_DIR --fullsize RESULTS.tsv [--budget S] [--timeout S] [--jobs N] \
              [--compute-units N] [--only A,B] [--build LABEL] [--logs DIR] [--update FILE] \
-             [--cts-threads N]"
+             [--cts-threads N] [--merge OTHER.tsv]"
         );
         std::process::exit(2);
     };
@@ -108,7 +112,12 @@ fn main() {
             logs: logs.as_deref(),
             cts_threads: value_of("--cts-threads").and_then(|n| n.parse().ok()),
         };
-        std::process::exit(run_fullsize(&full, only.as_deref(), value_of("--update")));
+        std::process::exit(run_fullsize(
+            &full,
+            only.as_deref(),
+            value_of("--merge").as_deref().map(Path::new),
+            value_of("--update"),
+        ));
     }
     let config = quick::RunConfig {
         dir,
@@ -151,22 +160,41 @@ fn main() {
 fn run_fullsize(
     full: &fullsize::FullRun,
     only: Option<&[String]>,
+    merge: Option<&Path>,
     update_file: Option<String>,
 ) -> i32 {
-    let results = match std::fs::read_to_string(full.results_file) {
-        Ok(text) => match results::Results::parse(&text) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("cts-run: {}: {e}", full.results_file.display());
-                return 2;
-            }
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => results::Results::default(),
+    let mut results = match read_results(full.results_file) {
+        Ok(r) => r,
         Err(e) => {
-            eprintln!("cts-run: cannot read {}: {e}", full.results_file.display());
+            eprintln!("cts-run: {e}");
             return 2;
         }
     };
+    if let Some(other) = merge {
+        let other = match read_results(other) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("cts-run: {e}");
+                return 2;
+            }
+        };
+        let taken = results.merge(other);
+        if let Err(e) = std::fs::write(full.results_file, results.to_text()) {
+            eprintln!("cts-run: cannot write {}: {e}", full.results_file.display());
+            return 2;
+        }
+        println!(
+            "cts-run: {} rows merged into {}",
+            taken.len(),
+            full.results_file.display()
+        );
+        for r in &taken {
+            println!(
+                "  {} {}: {} ({} s, {} units, {})",
+                r.suite, r.shard, r.verdict, r.seconds, r.units, r.build
+            );
+        }
+    }
     let Some(bruteforce) = quick::find_binary(full.dir, "test_bruteforce") else {
         eprintln!("cts-run: no test_bruteforce below {}", full.dir.display());
         return 2;
@@ -219,6 +247,15 @@ fn run_fullsize(
         None => print!("\n{summary}"),
     }
     i32::from(failed)
+}
+
+/// A results file's rows; a file that does not exist has none.
+fn read_results(file: &Path) -> Result<results::Results, String> {
+    match std::fs::read_to_string(file) {
+        Ok(text) => results::Results::parse(&text).map_err(|e| format!("{}: {e}", file.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(results::Results::default()),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
 }
 
 /// The clift build under test: the checkout's commit, or "unknown" outside one.

@@ -118,6 +118,32 @@ impl Results {
     pub fn get(&self, suite: &str, shard: &str) -> Option<&Record> {
         self.records.get(&(suite.to_string(), shard.to_string()))
     }
+
+    /// Takes the rows of `other` (a copy of this file that another machine ran shards
+    /// with) that record a later run: every row that differs from this file's, unless this
+    /// file's row is of a later day, or `other`'s is a run cut off by its time
+    /// (`incomplete`, `timeout`) where this file has a verdict (a cut-off run says nothing
+    /// about a pass or a failure, and copies of one day cannot be ordered by their dates).
+    /// A failure does replace a pass: a shard's row is its latest verdict. Returns the rows
+    /// taken.
+    pub fn merge(&mut self, other: Results) -> Vec<Record> {
+        let mut taken = Vec::new();
+        for (key, row) in other.records {
+            let cut_off = matches!(row.verdict, Verdict::Incomplete | Verdict::Timeout);
+            let newer = match self.records.get(&key) {
+                Some(mine) => {
+                    let verdict = matches!(mine.verdict, Verdict::Pass | Verdict::Fail(_));
+                    *mine != row && row.date >= mine.date && !(cut_off && verdict)
+                }
+                None => true,
+            };
+            if newer {
+                taken.push(row.clone());
+                self.records.insert(key, row);
+            }
+        }
+        taken
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +193,46 @@ mod tests {
                 .verdict,
             Verdict::Pass
         );
+    }
+
+    #[test]
+    fn a_merge_takes_the_rows_of_later_runs_only() {
+        let mut mine = Results::default();
+        mine.insert(record("sqrt float", Verdict::Pass, 61));
+        mine.insert(record("fmod double", Verdict::Incomplete, 554));
+        let mut newer_day = record("exp half", Verdict::Fail("1".into()), 9);
+        newer_day.date = "2026-11-28".into();
+        mine.insert(newer_day.clone());
+        // The other machine's copy: one row unchanged, one shard run again, one new shard,
+        // and an older run of a shard this file has a later row of.
+        let mut other = Results::default();
+        other.insert(record("sqrt float", Verdict::Pass, 61));
+        let mut fmod = record("fmod double", Verdict::Pass, 88);
+        fmod.build = "20d283e".into();
+        fmod.units = "32".into();
+        fmod.date = "2026-11-28".into();
+        other.insert(fmod.clone());
+        other.insert(record("remquo double", Verdict::Pass, 437));
+        other.insert(record("exp half", Verdict::Pass, 12));
+        // A run cut off on the other machine leaves this file's pass.
+        other.insert(record("sqrt double", Verdict::Incomplete, 570));
+        mine.insert(record("sqrt double", Verdict::Pass, 300));
+        let taken = mine.merge(other);
+        assert_eq!(
+            taken,
+            [fmod.clone(), record("remquo double", Verdict::Pass, 437)]
+        );
+        assert_eq!(
+            mine.get("test_bruteforce", "sqrt double").unwrap().verdict,
+            Verdict::Pass
+        );
+        assert_eq!(mine.get("test_bruteforce", "fmod double"), Some(&fmod));
+        assert_eq!(mine.get("test_bruteforce", "exp half"), Some(&newer_day));
+        assert_eq!(
+            mine.get("test_bruteforce", "sqrt float").unwrap().seconds,
+            61
+        );
+        assert_eq!(mine.records.len(), 5);
     }
 
     #[test]

@@ -93,6 +93,33 @@ impl<'a> Bench<'a> {
         global: &[usize],
         local: Option<&[usize]>,
     ) -> Result<(), String> {
+        let enqueued = self.enqueue(k, global, local);
+        self.d.finish();
+        enqueued
+    }
+
+    /// The mean time of `n` launches of a range enqueued back to back and waited for once,
+    /// as clpeak times its kernels (its clock around the loop of enqueues and the finish).
+    pub(crate) fn mean_of_back_to_back(
+        &self,
+        k: cl_kernel,
+        global: &[usize],
+        local: Option<&[usize]>,
+        n: usize,
+    ) -> Result<f64, String> {
+        let start = Instant::now();
+        let enqueued = (0..n.max(1)).try_for_each(|_| self.enqueue(k, global, local));
+        self.d.finish();
+        enqueued.map(|()| start.elapsed().as_secs_f64() / n.max(1) as f64)
+    }
+
+    /// Enqueues a 1D or 2D range without waiting for it.
+    fn enqueue(
+        &self,
+        k: cl_kernel,
+        global: &[usize],
+        local: Option<&[usize]>,
+    ) -> Result<(), String> {
         let api = &self.d.api;
         // SAFETY: arrays of `global.len()` sizes; the queue is the driver's.
         let status = unsafe {
@@ -108,7 +135,6 @@ impl<'a> Bench<'a> {
                 null_mut(),
             )
         };
-        self.d.finish();
         if status == CL_SUCCESS {
             Ok(())
         } else {

@@ -107,10 +107,11 @@ impl<'a> Bench<'a> {
         local: Option<&[usize]>,
         n: usize,
     ) -> Result<f64, String> {
+        let n = n.max(1);
         let start = Instant::now();
-        let enqueued = (0..n.max(1)).try_for_each(|_| self.enqueue(k, global, local));
+        let enqueued = (0..n).try_for_each(|_| self.enqueue(k, global, local));
         self.d.finish();
-        enqueued.map(|()| start.elapsed().as_secs_f64() / n.max(1) as f64)
+        enqueued.map(|()| start.elapsed().as_secs_f64() / n as f64)
     }
 
     /// Enqueues a 1D or 2D range without waiting for it.

@@ -123,6 +123,9 @@ pub enum Execution {
     /// Barriers the planner cannot split around (reached through `goto`, in a `switch` case
     /// that breaks from an `if`, ...): a resumable work-item function, about half as fast.
     Resumable,
+    /// A body without effect (`passes::analysis::has_no_effect`): the work-group function
+    /// returns at once.
+    NoEffect,
 }
 
 impl Execution {
@@ -135,6 +138,11 @@ impl Execution {
                 "a resumable work-item function: the work-group planner cannot split it at \
                  its barriers (a barrier reached through goto, or in a switch case that \
                  breaks from inside an if), which runs about half as fast"
+            }
+            Execution::NoEffect => {
+                "nothing: its body has no effect (it writes only its private variables, calls \
+                 no function with an effect and has no loop), so each work-group returns at \
+                 once"
             }
         }
     }

@@ -287,3 +287,50 @@ fn pointer_compound_assignment_and_increments_move_by_elements() {
         );
     }
 }
+
+#[test]
+fn a_kernel_without_effect_runs_nothing_and_safe_mode_still_runs_it() {
+    use clift_compiler::codegen::CodegenOptions;
+    use clift_compiler::kernel::Execution;
+    // Its items compute into their own variables only; the pointer it is given is never
+    // read, so a launch with a dangling one is harmless (the items are skipped).
+    let source = "kernel void k(global int *a, int n) {
+        int i = get_global_id(0) * n;
+        float y = sqrt((float)i);
+        if (y > 2) { i = -i; }
+    }";
+    let k = compile(source);
+    assert_eq!(k[0].execution, Execution::NoEffect);
+    assert_eq!(k[0].vectorized, Err("there is nothing to run".to_string()));
+    run_1d(&k[0], 1 << 12, 64, &[8, 3], 0);
+    // Safe mode checks what the items do: they run, one at a time.
+    let safe = compile_with_options(
+        source,
+        CodegenOptions {
+            safe: true,
+            ..CodegenOptions::default()
+        },
+    );
+    assert_eq!(safe[0].execution, Execution::WorkItemLoop);
+    // One store makes the body an effect: it runs, item by item or vectorized.
+    let store = compile(&source.replace("if (y > 2) { i = -i; }", "a[i] = (int)y;"));
+    assert_eq!(store[0].execution, Execution::WorkItemLoop);
+    let mut out = vec![0i32; 256];
+    run_1d(&store[0], 256, 64, &[out.as_mut_ptr() as u64, 1], 0);
+    for (i, v) in out.iter().enumerate() {
+        assert_eq!(*v, (i as f32).sqrt() as i32, "item {i}");
+    }
+}
+
+fn compile_with_options(
+    source: &str,
+    codegen: clift_compiler::codegen::CodegenOptions,
+) -> Vec<std::sync::Arc<clift_compiler::kernel::KernelCode>> {
+    common::compile_with(
+        source,
+        &BuildOptions {
+            codegen,
+            ..BuildOptions::default()
+        },
+    )
+}

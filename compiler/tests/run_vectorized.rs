@@ -450,7 +450,8 @@ kernel void sp16(global float *ptr, float _A) {
 
 #[test]
 fn vector_add_triad_saxpy() {
-    for (global, local) in [(64, 16), (37, 37), (30, 10), (5, 1), (7, 7)] {
+    // Rows of 1 to 3 items are shorter than a vectorized step: the scalar row runs them.
+    for (global, local) in [(64, 16), (37, 37), (30, 10), (5, 1), (6, 2), (9, 3), (7, 7)] {
         let r = range_1d(global, local);
         let (a, b) = (floats(global, 1), floats(global, 2));
         let out = both(

@@ -329,12 +329,17 @@ pub fn compile_with_sites(
     }
     let mut entries = Vec::new();
     let mut vectorized = HashMap::new();
+    let mut no_effects = std::collections::HashSet::new();
     for (id, f) in program.kernels() {
         let (layout, static_local) = layout::kernel_layout(f);
         let plan = plans.get(&id);
+        // Safe mode checks the reads such a body makes (none are dropped there).
+        let no_effect =
+            plan.is_none() && !options.safe && crate::passes::analysis::has_no_effect(f);
         // Kernels without barriers may also get a row function that runs 4 work-items per
         // step (`simd`); the reason it does not is reported in the build log.
         let vector_row = match plan {
+            None if no_effect => Err("there is nothing to run".to_string()),
             // Checks are emitted by the scalar lowering only.
             None if options.safe => Err("safe mode runs work-items one at a time".to_string()),
             None => simd::define_vector_row(&mut state, f, options),
@@ -344,8 +349,12 @@ pub fn compile_with_sites(
             Ok((row, _)) => Some(late::row_call(&mut state, *row, &f.name)),
             Err(_) => None,
         };
-        let entry =
-            work_group::define_work_group_function(&mut state, id, f, plan, row_call, &mut fctx)?;
+        let entry = if no_effect {
+            no_effects.insert(id);
+            work_group::define_returning_work_group_function(&mut state, f, &mut fctx)?
+        } else {
+            work_group::define_work_group_function(&mut state, id, f, plan, row_call, &mut fctx)?
+        };
         let status = match plan {
             None => vector_row.map(|(_, items)| items),
             Some(p) => p.vectorized.clone().map(|()| simd::WIDTH as u32),
@@ -360,7 +369,9 @@ pub fn compile_with_sites(
         .map(|(id, entry, layout, static_local, frame_size)| {
             let f = program.function(id);
             let info = f.kernel.clone().unwrap_or_default();
-            let execution = if resumable.contains(&id) {
+            let execution = if no_effects.contains(&id) {
+                crate::kernel::Execution::NoEffect
+            } else if resumable.contains(&id) {
                 crate::kernel::Execution::Resumable
             } else if plans.contains_key(&id) {
                 crate::kernel::Execution::BarrierRegions

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 
 use crate::frontend::tir::BuiltinId;
 use crate::frontend::tir::visit::{for_each_expr, for_each_stmt};
-use crate::frontend::tir::{Expr, ExprKind, LocalId, Place, PlaceKind, Stmt, StmtKind};
+use crate::frontend::tir::{Expr, ExprKind, Function, LocalId, Place, PlaceKind, Stmt, StmtKind};
+use crate::frontend::types::AddressSpace;
 
 /// The root variable of a place, if any.
 pub(crate) fn place_root(p: &Place) -> Option<LocalId> {
@@ -52,6 +53,45 @@ pub(crate) fn locals_used(body: &[Stmt]) -> HashSet<LocalId> {
         }
     });
     set
+}
+
+/// Whether running the function's body can change nothing that another work-item, a later
+/// launch or the host could see, and surely ends: no loop, `switch` or `goto`; no write but
+/// to its private variables; no read of memory (a read outside its object would fault); no
+/// call but to builtins without effect (`pure`: the work-item queries and the math
+/// functions). Running such a body for every work-item can be skipped whole, as an
+/// optimizing compiler removes it (an empty kernel, or one that only computes a value it
+/// never stores).
+pub(crate) fn has_no_effect(f: &Function) -> bool {
+    let Some(body) = &f.body else { return false };
+    let mut no_effect = true;
+    for_each_stmt(body, &mut |s| {
+        if matches!(
+            s.kind,
+            StmtKind::Loop { .. }
+                | StmtKind::Switch { .. }
+                | StmtKind::Label(_)
+                | StmtKind::Goto(_)
+        ) {
+            no_effect = false;
+        }
+    });
+    let private_variable =
+        |p: &Place| place_root(p).is_some_and(|id| f.local(id).ty.space == AddressSpace::Private);
+    for_each_expr(body, &mut |e| {
+        no_effect &= match &e.kind {
+            ExprKind::Load(p)
+            | ExprKind::Assign { place: p, .. }
+            | ExprKind::IncDec { place: p, .. } => private_variable(p),
+            ExprKind::Builtin { id, .. } => id.attributes().pure,
+            ExprKind::Call { .. }
+            | ExprKind::AddressOf(_)
+            | ExprKind::StmtExpr { .. }
+            | ExprKind::StringLiteral(_) => false,
+            _ => true,
+        };
+    });
+    no_effect
 }
 
 /// Calls `visit` with every builtin the block calls.
@@ -199,5 +239,41 @@ mod tests {
             panic!("the while loop")
         };
         assert!(escapes_loop(while_body));
+    }
+
+    #[test]
+    fn a_body_has_no_effect_only_where_nothing_it_does_can_be_seen() {
+        let no_effect = |body: &str| {
+            let source = format!(
+                "void helper(global int *a) {{ a[0] = 1; }}
+                kernel void k(global int *a, local int *t, float x) {{ {body} }}"
+            );
+            let program = typed_tree("a.cl", &source, &BuildOptions::default()).expect("it builds");
+            let (_, f) = program.kernels().next().expect("a kernel");
+            has_no_effect(f)
+        };
+        // Nothing, or values computed into the item's own variables and dropped.
+        assert!(no_effect(""));
+        assert!(no_effect(";;"));
+        assert!(no_effect(
+            "int i = get_global_id(0); float y = sqrt(x) + i; int c[4]; c[i & 3] = i; \
+             if (y > 1) { y = -y; } else { return; } global int *p = a + i; (void)p;"
+        ));
+        // What another item, a later launch or the host could see; or a read, which could
+        // fault.
+        assert!(!no_effect("a[get_global_id(0)] = 1;"));
+        assert!(!no_effect("t[get_local_id(0)] = 1;"));
+        assert!(!no_effect("int v = a[0];"));
+        assert!(!no_effect("atomic_inc(a);"));
+        assert!(!no_effect("printf(\"%d\\n\", 1);"));
+        assert!(!no_effect("helper(a);"));
+        assert!(!no_effect("local int s[4]; s[get_local_id(0) & 3] = 1;"));
+        assert!(!no_effect("int *q = &((int[]){1})[0]; (void)q;"));
+        // A loop might not end (the watchdog's test kernels spin without effect).
+        assert!(!no_effect("for (;;) {}"));
+        assert!(!no_effect("int i = 0; while (i < 4) i++;"));
+        assert!(!no_effect("switch ((int)x) { case 1: break; }"));
+        // A barrier is a synchronization, not a pure builtin.
+        assert!(!no_effect("barrier(CLK_LOCAL_MEM_FENCE);"));
     }
 }

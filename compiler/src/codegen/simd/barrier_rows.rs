@@ -88,6 +88,18 @@ pub(in crate::codegen) fn define_vector_region(
         let l = Lower::new(b, state, f, options);
         let mut v = VecLower::new(l, f, uniform);
         v.unroll_constant_loops = true;
+        // Wide vector types: which row is faster, as for a kernel without barriers
+        // (`cost.rs`), counting the frames the vectorized row transposes them through.
+        if v.l.vector_registers {
+            match super::cost::hint(f) {
+                Some(hinted) => hinted?,
+                None => {
+                    let moved = frame_traffic(f, region.stmts, &v.uniform);
+                    v.region_estimate(region.stmts, moved.iter().map(|&id| &f.local(id).ty.ty))
+                        .vectorized_row_pays()?
+                }
+            }
+        }
         v.region_function(region).map_err(|e| e.0)?;
         let config = v.l.state.isa.frontend_config();
         v.l.b.finalize(config);
@@ -522,6 +534,22 @@ pub(super) fn declaration_inits(body: &[Stmt]) -> HashMap<LocalId, &Expr> {
     let mut out = HashMap::new();
     visit(body, &mut out);
     out
+}
+
+/// The varying variables a step of the region moves between the lanes' frames and its
+/// registers: each one it uses but does not declare (read at the step's start; a few are
+/// computed again instead, `enter_varying`), and each one it keeps for later regions
+/// (written at the step's end); one that is both counts twice.
+fn frame_traffic(f: &tir::Function, stmts: &[Stmt], uniform: &HashSet<LocalId>) -> Vec<LocalId> {
+    let declared = declared_in(stmts);
+    let mut moved: Vec<LocalId> = locals_used(stmts)
+        .into_iter()
+        .filter(|id| !declared.contains(id))
+        .chain(kept_after(stmts))
+        .filter(|id| !uniform.contains(id) && f.local(*id).ty.space == AddressSpace::Private)
+        .collect();
+    moved.sort();
+    moved
 }
 
 /// The variables `stmts` declares, at any depth.

@@ -58,6 +58,16 @@ pub(super) struct Estimate {
 /// latency. A `double16` (8 pairs) has them; a `float16` (4 registers) does not.
 const FULL_REGISTERS: usize = 8;
 
+/// What the scalar row of a region does for each item around its statements, and the
+/// vectorized row once per step: store the item's id and frame address in its context,
+/// test its done flag, step the local and global ids, compare and branch (the scalar
+/// region of clift-bench's float4 stencil that copies `tile[l] = in[g]` runs 22
+/// instructions per item besides the copy's 5). Counted as scalar operations, so that a
+/// region that moves one or two wide vectors without much arithmetic stays vectorized: the
+/// stencil's regions of 16 shuffles per step (against no arithmetic) and 24 (against 4
+/// vector adds) each measured 4-5% faster vectorized on 2 cores.
+const REGION_ITEM_OPS: u64 = 8;
+
 impl Estimate {
     /// Whether the vectorized row is the faster; where the scalar row (wide vectors in
     /// registers, item by item) is, the reason for the build log.
@@ -113,6 +123,31 @@ impl VecLower<'_, '_> {
         };
         for s in body {
             c.visit_stmt(s);
+        }
+        c.estimate
+    }
+
+    /// The estimate for a region of a kernel with barriers (`barrier_rows.rs`): its
+    /// statements, the [`REGION_ITEM_OPS`] of each item's bookkeeping, and once per step
+    /// each varying variable of `frame_types` that the step reads from the 4 lanes' frames
+    /// or writes back to them. The scalar row keeps one item's vector in its frame as it
+    /// keeps it in registers; the vectorized row transposes it both ways, as it does a
+    /// vector in global memory (a `float16` carried across a barrier in a loop: 32 shuffles
+    /// in and 32 out per step, against its 16 adds).
+    pub(super) fn region_estimate<'t>(
+        &self,
+        stmts: &[Stmt],
+        frame_types: impl IntoIterator<Item = &'t Type>,
+    ) -> Estimate {
+        let mut estimate = self.estimate(stmts);
+        estimate.scalar_ops += REGION_ITEM_OPS;
+        let mut c = Counter {
+            v: self,
+            weight: 1,
+            estimate,
+        };
+        for ty in frame_types {
+            c.moved(ty);
         }
         c.estimate
     }
@@ -325,6 +360,54 @@ mod tests {
             ),
             Ok(4)
         );
+    }
+
+    #[test]
+    fn a_float16_carried_across_a_barrier_in_a_loop_keeps_its_regions_scalar() {
+        // clpeak's float16 fetch loop with a barrier per fetch: the sum goes through the
+        // lanes' frames at every step (32 shuffles in, 32 out) besides the fetch's 32,
+        // against 16 adds and the region's bookkeeping (measured on 2 cores: 7.5 GB/s
+        // vectorized, 12.7 item by item, PoCL 11-12). The last region, which sums the
+        // components, computes with them: it stays vectorized.
+        let source = "kernel void k(global float16 *A, global float *B) {
+            int id = get_group_id(0) * get_local_size(0) * 16 + get_local_id(0);
+            float16 s = 0;
+            for (int i = 0; i < 16; i++) {
+                s += A[id];
+                id += get_local_size(0);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            B[get_global_id(0)] = s.s0 + s.s1 + s.s2 + s.s3 + s.s4 + s.s5 + s.s6 + s.s7
+                + s.s8 + s.s9 + s.sa + s.sb + s.sc + s.sd + s.se + s.sf;
+        }";
+        let moved = |n, shuffles, vector, scalar| {
+            format!(
+                "region {n} of 3 runs scalar: its wide vectors are mostly moved, not computed: \
+                 transposing them across items ({shuffles} shuffles) costs more than \
+                 vectorizing saves ({vector} vector and {scalar} scalar operations); the \
+                 scalar row keeps them in registers"
+            )
+        };
+        assert_eq!(
+            vectorized(source, false),
+            Err(format!("{}; {}", moved(1, 32, 0, 9), moved(2, 96, 16, 9)))
+        );
+        // clift-bench's float4 stencil copies one float4 per item into local memory (16
+        // shuffles per step) and later stores the sum of two (24 shuffles, 4 adds): the
+        // regions' bookkeeping outweighs them; every region is vectorized.
+        let stencil = "kernel void k(global const float4 *in, global float4 *out,
+                                     local float4 *tile) {
+            size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
+            tile[l] = in[g];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            float4 x = tile[l], y = tile[(l + 1) % n];
+            for (int i = 0; i < 16; i++) { x = mad(y, x, y); y = mad(x, y, x); }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            tile[l] = x + y;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            out[g] = tile[(l + n - 1) % n];
+        }";
+        assert_eq!(vectorized(stencil, false), Ok(4));
     }
 
     #[test]

@@ -39,6 +39,46 @@ use std::path::PathBuf;
 use driver::Driver;
 use report::Table;
 
+/// The command line, for `--help` and for a word it does not know.
+const USAGE: &str = "usage: clift-bench [--quick] [--safe] [--scaling] [--only SECTION] \
+[--markdown FILE] [--svg FILE] [--tsv FILE]
+
+Measures clift and PoCL side by side (docs/PERFORMANCE.md says how to read the tables).
+  --quick           smaller sizes and fewer repetitions (a few minutes)
+  --safe            clift in safe mode (CLIFT_SAFE=1)
+  --scaling         every figure at 1, 2, 4, ... and all cores
+  --only SECTION    one of transfer, launch, kernels, vectors, clpeak, memory
+  --markdown FILE   also write the tables as Markdown
+  --svg FILE        also write the plot
+  --tsv FILE        also write the figures as tab-separated values
+CLIFT_LIBRARY and POCL_LIBRARY name the libraries to load.";
+
+/// What the command line asks besides measuring: `-h`/`--help`, or a mistake (an option it
+/// does not know, or one missing its value), found before anything is measured (a
+/// mistyped option would otherwise run the whole benchmark, minutes, ignoring it).
+#[derive(Debug, PartialEq, Eq)]
+enum NotMeasuring {
+    Help,
+    Mistake(String),
+}
+
+fn check_arguments(args: &[String]) -> Result<(), NotMeasuring> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-h" | "--help" => return Err(NotMeasuring::Help),
+            "--quick" | "--safe" | "--scaling" => {}
+            "--only" | "--markdown" | "--svg" | "--tsv" => {
+                if words.next().is_none() {
+                    return Err(NotMeasuring::Mistake(format!("{word} needs a value")));
+                }
+            }
+            _ => return Err(NotMeasuring::Mistake(format!("unknown option {word:?}"))),
+        }
+    }
+    Ok(())
+}
+
 /// How long the measurements run.
 #[derive(Clone, Copy)]
 pub struct Effort {
@@ -56,6 +96,17 @@ fn main() {
     // kernel cache is turned off too, in `driver::pocl_library`).
     unsafe { std::env::set_var("CLIFT_BUILD_CACHE", "0") };
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match check_arguments(&args) {
+        Ok(()) => {}
+        Err(NotMeasuring::Help) => {
+            println!("{USAGE}");
+            return;
+        }
+        Err(NotMeasuring::Mistake(why)) => {
+            eprintln!("clift-bench: {why}\n{USAGE}");
+            std::process::exit(2);
+        }
+    }
     let safe = args.iter().any(|a| a == "--safe");
     if safe {
         // SAFETY: as above (before any thread and before the drivers load).
@@ -227,4 +278,39 @@ fn machine_summary() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!("{cpu}, {cores} cores available")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NotMeasuring, check_arguments};
+
+    fn check(words: &[&str]) -> Result<(), NotMeasuring> {
+        check_arguments(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_command_line_is_checked_before_anything_is_measured() {
+        assert_eq!(check(&[]), Ok(()));
+        assert_eq!(
+            check(&[
+                "--quick",
+                "--only",
+                "clpeak",
+                "--markdown",
+                "out.md",
+                "--safe"
+            ]),
+            Ok(())
+        );
+        assert_eq!(check(&["--quick", "--help"]), Err(NotMeasuring::Help));
+        assert_eq!(check(&["-h"]), Err(NotMeasuring::Help));
+        assert_eq!(
+            check(&["--quik"]),
+            Err(NotMeasuring::Mistake("unknown option \"--quik\"".into()))
+        );
+        assert_eq!(
+            check(&["--quick", "--svg"]),
+            Err(NotMeasuring::Mistake("--svg needs a value".into()))
+        );
+    }
 }

@@ -1,11 +1,13 @@
 //! Handing the work-groups of one NDRange to threads.
 //!
-//! The thread that runs the command takes part itself, and wakes helpers only for a range
-//! worth it: it first runs a few groups alone (sharing nothing yet: no allocation, no
+//! The thread that runs the command starts the range itself, and wakes helpers only for a
+//! range worth it: it first runs a few groups alone (sharing nothing yet: no allocation, no
 //! atomic), in batches that double, and wakes helpers
 //! (no more than there are groups left) once the time spent or the time the rest would
 //! take on this thread alone reaches [`WAKE_WORTH`]; a small or cheap range (a one-group
-//! launch, 64 one-item groups of an empty kernel) wakes nobody. Every participant claims chunks of
+//! launch, 64 one-item groups of an empty kernel) wakes nobody. A worker then takes part
+//! with its helpers; an application thread waiting for the command only waits, so that no
+//! more threads run groups than the device has compute units. Every participant claims chunks of
 //! consecutive groups from one atomic counter; a chunk is a share of what remains (half of
 //! it divided by the participants, at least one group), so a large range costs a few dozen
 //! claims in all and the last groups are still spread evenly. A chunk runs with the thread's
@@ -51,19 +53,31 @@ unsafe impl Send for Dispatch {}
 // SAFETY: as above.
 unsafe impl Sync for Dispatch {}
 
-/// Runs every group of `groups` on the current thread and on up to `helpers` more threads,
-/// started by `spawn`; returns when all have run. A panic in a group is raised again here
-/// once every other claimed group has finished.
+/// Who runs a range beside its first groups, which the current thread runs alone.
+#[derive(Clone, Copy, Debug)]
+pub struct Helpers {
+    /// Threads `spawn` may start (at most one per group left).
+    pub count: usize,
+    /// Whether the current thread claims groups with them (a worker), or only waits (an
+    /// application thread: the workers are the device's compute units).
+    pub launcher_takes_part: bool,
+}
+
+/// Runs every group of `groups`: the first ones on the current thread, the rest, where
+/// worth it, on up to `helpers.count` threads started by `spawn` (with the current thread
+/// where `helpers.launcher_takes_part`); returns when all have run. A panic in a group is
+/// raised again here once every other claimed group has finished.
 pub fn run(
     groups: [usize; 3],
     local_bytes: usize,
-    helpers: usize,
+    helpers: Helpers,
     spawn: impl Fn(Box<dyn FnOnce() + Send>),
     work_group: &GroupFn<'_>,
 ) {
     let total = groups[0] * groups[1] * groups[2];
-    let participants = (helpers + 1).min(total).max(1);
-    if participants == 1 {
+    let launcher = usize::from(helpers.launcher_takes_part);
+    let participants = (helpers.count + launcher).min(total).max(1);
+    if helpers.count == 0 || participants == 1 && launcher == 1 {
         run_chunk(groups, local_bytes, 0..total, work_group);
         return;
     }
@@ -91,7 +105,7 @@ pub fn run(
         work_group: erased,
     });
     let wait = WaitForAll(&dispatch);
-    for _ in 0..(total - ran).min(participants - 1) {
+    for _ in 0..(total - ran).min(participants - launcher) {
         let dispatch = Arc::clone(&dispatch);
         spawn(Box::new(move || {
             let helped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -102,7 +116,9 @@ pub fn run(
             }
         }));
     }
-    dispatch.take_part(false);
+    if helpers.launcher_takes_part {
+        dispatch.take_part(false);
+    }
     drop(wait);
     if dispatch.panicked.load(Ordering::Acquire) {
         panic!("a work-group panicked on a worker thread");
@@ -331,7 +347,7 @@ mod tests {
                 let spawn = |_job| {
                     spawned.fetch_add(1, Ordering::Relaxed);
                 };
-                run([4, 1, 1], 0, 3, spawn, &count);
+                run([4, 1, 1], 0, WORKER_WITH_3, spawn, &count);
                 spawned.load(Ordering::Relaxed) == before
             })
             .count();
@@ -343,7 +359,7 @@ mod tests {
         run(
             [8, 1, 1],
             0,
-            3,
+            WORKER_WITH_3,
             |job| helpers.lock().unwrap().push(std::thread::spawn(job)),
             &|c| {
                 for _ in c.ids {
@@ -356,6 +372,70 @@ mod tests {
         assert_eq!(helpers.len(), 3);
         helpers.into_iter().for_each(|h| h.join().unwrap());
         assert_eq!(slow.load(Ordering::Relaxed), 8);
+    }
+
+    /// A worker launching, with 3 more threads to start.
+    const WORKER_WITH_3: Helpers = Helpers {
+        count: 3,
+        launcher_takes_part: true,
+    };
+
+    /// An application thread waiting for a range worth helpers runs only its first groups,
+    /// then sleeps while the helpers (the device's workers) run the rest; a cheap range it
+    /// runs alone, waking nobody.
+    #[test]
+    fn an_application_thread_hands_a_long_range_to_the_workers_and_waits() {
+        let waiting = Helpers {
+            count: 2,
+            launcher_takes_part: false,
+        };
+        let here = std::thread::current().id();
+        let ran_here = AtomicUsize::new(0);
+        let ran_elsewhere = AtomicUsize::new(0);
+        let helpers = std::sync::Mutex::new(Vec::new());
+        run(
+            [12, 1, 1],
+            0,
+            waiting,
+            |job| helpers.lock().unwrap().push(std::thread::spawn(job)),
+            &|c| {
+                for _ in c.ids {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    let counter = if std::thread::current().id() == here {
+                        &ran_here
+                    } else {
+                        &ran_elsewhere
+                    };
+                    counter.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+        );
+        let helpers = helpers.into_inner().unwrap();
+        // Both workers, not one fewer for the launcher.
+        assert_eq!(helpers.len(), 2);
+        helpers.into_iter().for_each(|h| h.join().unwrap());
+        // One 2 ms group tells that helpers are worth it; the other 11 ran on them.
+        assert_eq!(ran_here.load(Ordering::Relaxed), 1);
+        assert_eq!(ran_elsewhere.load(Ordering::Relaxed), 11);
+        // Four empty groups: no helper (of five runs, one at least, as above).
+        let spawned = AtomicUsize::new(0);
+        let quiet = (0..5)
+            .filter(|_| {
+                let before = spawned.load(Ordering::Relaxed);
+                run(
+                    [4, 1, 1],
+                    0,
+                    waiting,
+                    |job| {
+                        spawned.fetch_add(1, Ordering::Relaxed);
+                        std::thread::spawn(job);
+                    },
+                    &|_| {},
+                );
+                spawned.load(Ordering::Relaxed) == before
+            })
+            .count();
+        assert!(quiet >= 1, "helpers woken for 4 empty groups in every run");
     }
 
     #[test]

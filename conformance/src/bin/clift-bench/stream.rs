@@ -10,6 +10,7 @@
 
 mod loops;
 mod native;
+mod pattern;
 mod rounds;
 
 use crate::Effort;
@@ -98,6 +99,25 @@ fn figures(m: &native::Machine, stores: Stores) -> String {
 /// section compares with its read).
 pub fn machine(bytes: usize, effort: Effort) -> native::Machine {
     native::machine(bytes / 4, threads(), passes(effort))
+}
+
+/// clpeak's float16 read order run natively over `bytes` on every compute unit, with
+/// 128-bit loads and with the CPU's widest ([`pattern`]), and a line on stderr with both;
+/// `None` on a CPU without AVX.
+pub fn clpeak_pattern(bytes: usize, effort: Effort) -> Option<pattern::PatternRead> {
+    let (threads, passes) = (threads(), passes(effort));
+    let read = pattern::clpeak_float16(bytes, threads, passes)?;
+    eprintln!(
+        "clift-bench: clpeak's float16 read order, natively ({threads} pinned thread(s), {} \
+         MiB, best of {passes} passes), GB/s: 128-bit loads {:.1}, {}-bit loads {:.1} \
+         ({:.2}x)",
+        bytes >> 20,
+        read.narrow,
+        read.wide_bits,
+        read.wide,
+        read.wide / read.narrow
+    );
+    Some(read)
 }
 
 /// STREAM's ten passes in a full run (the kernels keep the bench's repeats).

@@ -51,14 +51,14 @@ pub fn machine(n: usize, threads: usize, passes: usize) -> Machine {
 /// Linux's default mode gives them only to ranges that ask): the machine's streaming
 /// bandwidth is measured without a TLB miss every 4 KiB (on the 2-core dev VM small pages
 /// cost a third of a thread's vector add bandwidth).
-struct Pages {
+pub(super) struct Pages {
     storage: Vec<f32>,
     start: usize,
     len: usize,
 }
 
 impl Pages {
-    fn new(len: usize) -> Pages {
+    pub(super) fn new(len: usize) -> Pages {
         const PAGE_FLOATS: usize = 4096 / 4;
         let storage = vec![0.0f32; len + PAGE_FLOATS];
         let start = storage.as_ptr().align_offset(4096).min(PAGE_FLOATS);
@@ -80,7 +80,7 @@ impl Pages {
         }
     }
 
-    fn floats(&mut self) -> &mut [f32] {
+    pub(super) fn floats(&mut self) -> &mut [f32] {
         &mut self.storage[self.start..self.start + self.len]
     }
 }
@@ -199,7 +199,7 @@ fn split(mut xs: &mut [f32], parts: usize) -> Vec<&mut [f32]> {
 }
 
 /// The CPUs this process may run on (its affinity mask), in order; empty where unknown.
-fn allowed_cpus() -> Vec<usize> {
+pub(super) fn allowed_cpus() -> Vec<usize> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: a zeroed `cpu_set_t` is an empty set; the call writes at most its size.
@@ -217,7 +217,7 @@ fn allowed_cpus() -> Vec<usize> {
 
 /// Binds the calling thread to `cpu` (as `OMP_PROC_BIND` does for STREAM); a failure leaves
 /// it free to move.
-fn pin(cpu: usize) {
+pub(super) fn pin(cpu: usize) {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: a zeroed `cpu_set_t` is an empty set.

@@ -542,14 +542,12 @@ pub(super) fn declaration_inits(body: &[Stmt]) -> HashMap<LocalId, &Expr> {
 /// (written at the step's end); one that is both counts twice.
 fn frame_traffic(f: &tir::Function, stmts: &[Stmt], uniform: &HashSet<LocalId>) -> Vec<LocalId> {
     let declared = declared_in(stmts);
-    let mut moved: Vec<LocalId> = locals_used(stmts)
+    locals_used(stmts)
         .into_iter()
         .filter(|id| !declared.contains(id))
         .chain(kept_after(stmts))
         .filter(|id| !uniform.contains(id) && f.local(*id).ty.space == AddressSpace::Private)
-        .collect();
-    moved.sort();
-    moved
+        .collect()
 }
 
 /// The variables `stmts` declares, at any depth.

@@ -77,7 +77,7 @@ pub fn run(
     let total = groups[0] * groups[1] * groups[2];
     let launcher = usize::from(helpers.launcher_takes_part);
     let participants = (helpers.count + launcher).min(total).max(1);
-    if helpers.count == 0 || participants == 1 && launcher == 1 {
+    if helpers.count == 0 || total <= 1 {
         run_chunk(groups, local_bytes, 0..total, work_group);
         return;
     }

@@ -99,13 +99,18 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
             let per_group = per(&|d| {
                 let bench = Bench::build(d, SOURCE)?;
                 let k = bench.kernel(kernel)?;
-                let buffer = d.buffer(items * groups * 4)?;
-                if kernel == "tiny" {
-                    bench.arg(k, 0, &buffer);
+                let buffer = match kernel {
+                    "tiny" => Some(d.buffer(items * groups * 4)?),
+                    _ => None,
+                };
+                if let Some(buffer) = &buffer {
+                    bench.arg(k, 0, buffer);
                 }
                 let t = group_cost(d, k, items, groups);
                 release(d, k);
-                d.release(buffer);
+                if let Some(buffer) = buffer {
+                    d.release(buffer);
+                }
                 t
             });
             table.add(

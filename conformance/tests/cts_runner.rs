@@ -394,3 +394,43 @@ echo "PASSED 1 of 1 tests.""#,
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A CTS_BIN_DIR given relative to the current folder (scripts/cts.sh's default,
+/// `../shared/cts`) still finds the suites, which run from their own folders; a missing one
+/// is a clear error.
+#[test]
+fn a_relative_cts_folder_is_found_from_the_suites_folders_too() {
+    let parent = std::env::temp_dir().join(format!("clift-cts-rel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    script(
+        &parent.join("cts/api/test_api"),
+        r#"echo "PASSED 2 of 2 tests.""#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .current_dir(parent.join("cts/api"))
+        .args([
+            "../../cts",
+            "--vendors",
+            "/opt/vendors",
+            "--only",
+            "test_api",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(
+        stdout.contains("| test_api | pass | PASSED 2 of 2 tests |"),
+        "{stdout}"
+    );
+    let missing = Command::new(env!("CARGO_BIN_EXE_cts-run"))
+        .current_dir(&parent)
+        .args(["no-such-cts", "--only", "test_api"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2), "{missing:?}");
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("cts-run: no CTS build at no-such-cts")
+    );
+    std::fs::remove_dir_all(&parent).unwrap();
+}

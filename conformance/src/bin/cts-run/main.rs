@@ -77,6 +77,15 @@ fn main() {
         );
         std::process::exit(2);
     };
+    // Each suite runs from its own folder: a relative CTS_BIN_DIR (`../shared/cts`,
+    // scripts/cts.sh's default) must not be resolved from there.
+    let dir = match std::fs::canonicalize(&dir) {
+        Ok(absolute) => absolute,
+        Err(e) => {
+            eprintln!("cts-run: no CTS build at {}: {e}", dir.display());
+            std::process::exit(2);
+        }
+    };
     let seconds = |flag: &str| value_of(flag).and_then(|t| t.parse::<u64>().ok());
     let vendors = value_of("--vendors").map_or_else(default_vendors, PathBuf::from);
     let compute_units = value_of("--compute-units");

@@ -7,7 +7,7 @@
 //! These are the kernels where 128-bit registers hurt most: a `float16` across 4
 //! work-items is 16 registers, all of x64's; PoCL keeps one in an AVX-512 register.
 
-use opencl_sys::{CL_DEVICE_MAX_WORK_GROUP_SIZE, cl_device_id};
+use opencl_sys::{CL_DEVICE_MAX_WORK_GROUP_SIZE, cl_device_id, cl_kernel, cl_mem};
 
 use crate::Effort;
 use crate::driver::{Driver, per_driver};
@@ -121,36 +121,220 @@ const CLPEAK_LOCAL: usize = 256;
 /// The launches clpeak 1.1 times per bandwidth kernel on a CPU device (`gloalBWIters`).
 const CLPEAK_ITERS: usize = 20;
 
-/// GB/s read by clpeak's bandwidth test of `float`s of width `width` (1 to 16) over
-/// `bytes` of input, timed as clpeak times it: local size the device's largest up to 256,
-/// two launches to warm up, then the mean of 20 launches enqueued back to back; the faster
-/// of its two kernels. (A best of single launches, this bench's method until session 16,
-/// hides the launches that a shared machine slows, which clpeak's mean counts: the two
-/// methods disagreed on the float16 row; docs/PERFORMANCE.md, session 16.)
-fn bandwidth(d: &Driver, width: usize, bytes: usize) -> Result<f64, String> {
-    let local = max_group(d)?.min(CLPEAK_LOCAL);
-    let element = 4 * width;
-    // Whole groups of 16 fetches of one element per item.
-    let per_group = local * 16 * element;
-    let bytes = bytes / per_group * per_group;
-    let items = bytes / element / 16;
-    let bench = Bench::build_with(d, SOURCE, OPTIONS)?;
-    let input: Vec<f32> = (0..bytes / 4).map(|i| (i % 251) as f32 / 251.0).collect();
-    let (a, b) = (d.buffer_from(&input)?, d.buffer(items * 4)?);
-    let mut fastest = f64::INFINITY;
-    for offset in ["lo", "go"] {
-        let k = bench.kernel(&format!("global_bandwidth_v{width}_{offset}"))?;
-        bench.arg(k, 0, &a);
-        bench.arg(k, 1, &b);
-        for _ in 0..2 {
-            bench.run(k, &[items], Some(&[local]))?;
+/// Rounds of the float16 read: in each, the native read at both widths and every driver's
+/// kernels, in turn.
+const FLOAT16_ROUNDS: usize = 5;
+
+/// clpeak's bandwidth test of `float`s of width `width` (1 to 16) on one driver, set up:
+/// the program, the input and output buffers, and the two kernels.
+struct Read<'a> {
+    bench: Bench<'a>,
+    buffers: [cl_mem; 2],
+    kernels: [cl_kernel; 2],
+    /// Work-items of a launch, and of a group: the device's largest up to 256.
+    items: usize,
+    local: usize,
+    /// Bytes of the input: whole groups of 16 fetches of one element per item.
+    bytes: usize,
+}
+
+impl<'a> Read<'a> {
+    /// Builds the kernels and fills the input, about `bytes` of it.
+    fn new(d: &'a Driver, width: usize, bytes: usize) -> Result<Read<'a>, String> {
+        let local = max_group(d)?.min(CLPEAK_LOCAL);
+        let element = 4 * width;
+        let per_group = local * 16 * element;
+        let bytes = bytes / per_group * per_group;
+        let items = bytes / element / 16;
+        let bench = Bench::build_with(d, SOURCE, OPTIONS)?;
+        let mut kernels = [std::ptr::null_mut(); 2];
+        for (k, offset) in kernels.iter_mut().zip(["lo", "go"]) {
+            *k = bench.kernel(&format!("global_bandwidth_v{width}_{offset}"))?;
         }
-        let mean = bench.mean_of_back_to_back(k, &[items], Some(&[local]), CLPEAK_ITERS)?;
-        fastest = fastest.min(mean);
+        let input: Vec<f32> = (0..bytes / 4).map(|i| (i % 251) as f32 / 251.0).collect();
+        let a = d.buffer_from(&input)?;
+        let b = d.buffer(items * 4).inspect_err(|_| d.release(a))?;
+        for &k in &kernels {
+            bench.arg(k, 0, &a);
+            bench.arg(k, 1, &b);
+        }
+        Ok(Read {
+            bench,
+            buffers: [a, b],
+            kernels,
+            items,
+            local,
+            bytes,
+        })
     }
-    d.release(a);
-    d.release(b);
-    Ok(bytes as f64 / fastest / 1e9)
+
+    /// GB/s as clpeak measures them: for each kernel two launches to warm up, then the mean
+    /// of 20 launches enqueued back to back; the faster of the two kernels. (A best of
+    /// single launches, this bench's method until session 16, hides the launches that a
+    /// shared machine slows, which clpeak's mean counts: the two methods disagreed on the
+    /// float16 row; docs/PERFORMANCE.md, session 16.)
+    fn measure(&self) -> Result<f64, String> {
+        let (global, local) = ([self.items], [self.local]);
+        let mut fastest = f64::INFINITY;
+        for &k in &self.kernels {
+            for _ in 0..2 {
+                self.bench.run(k, &global, Some(&local))?;
+            }
+            let mean = self
+                .bench
+                .mean_of_back_to_back(k, &global, Some(&local), CLPEAK_ITERS)?;
+            fastest = fastest.min(mean);
+        }
+        Ok(self.bytes as f64 / fastest / 1e9)
+    }
+}
+
+impl Drop for Read<'_> {
+    fn drop(&mut self) {
+        let d = self.bench.driver();
+        for &k in &self.kernels {
+            d.release_kernel(k);
+        }
+        for &m in &self.buffers {
+            d.release(m);
+        }
+    }
+}
+
+/// GB/s read by clpeak's bandwidth test of `float`s of width `width` over `bytes` of
+/// input, measured once ([`Read::measure`]).
+fn bandwidth(d: &Driver, width: usize, bytes: usize) -> Result<f64, String> {
+    Read::new(d, width, bytes)?.measure()
+}
+
+/// Each driver's float16 read and the native read at both widths, GB/s, over
+/// [`FLOAT16_ROUNDS`] rounds: the figures sit at the machine's limit, where a single
+/// measurement of each, minutes apart on a shared host whose bandwidth drifts, decided
+/// which driver came first (clift / PoCL 0.84–1.02× in five runs of session 18). Each
+/// round measures all of them in turn, starting one later each round.
+struct Float16Rounds {
+    /// One column per driver, one figure per round (`None` where a driver failed).
+    drivers: Vec<Vec<Option<f64>>>,
+    narrow: Vec<Option<f64>>,
+    widest: Vec<Option<f64>>,
+    wide_bits: Option<u32>,
+}
+
+fn float16_rounds(drivers: &[Driver], bytes: usize) -> Float16Rounds {
+    let reads: Vec<Option<Read<'_>>> = drivers
+        .iter()
+        .map(|d| {
+            Read::new(d, 16, bytes)
+                .map_err(|e| eprintln!("clift-bench: {}: {e}", d.name))
+                .ok()
+        })
+        .collect();
+    let mut pattern = stream::clpeak_pattern(bytes);
+    let mut out = Float16Rounds {
+        drivers: vec![Vec::new(); drivers.len()],
+        narrow: Vec::new(),
+        widest: Vec::new(),
+        wide_bits: pattern.as_ref().map(|p| p.wide_bits()),
+    };
+    // The native reads are the last two of the turns: `drivers.len()` and the next.
+    let turns = drivers.len() + 2;
+    for round in 0..FLOAT16_ROUNDS {
+        for at in turn_order(round, turns) {
+            match at {
+                at if at < drivers.len() => {
+                    let gbs = reads[at].as_ref().and_then(|r| {
+                        r.measure()
+                            .map_err(|e| eprintln!("clift-bench: {}: {e}", drivers[at].name))
+                            .ok()
+                    });
+                    out.drivers[at].push(gbs);
+                }
+                at => {
+                    let loads = if at == drivers.len() {
+                        stream::Loads::Narrow
+                    } else {
+                        stream::Loads::Widest
+                    };
+                    let gbs = pattern.as_mut().map(|p| p.read(loads, CLPEAK_ITERS));
+                    match loads {
+                        stream::Loads::Narrow => out.narrow.push(gbs),
+                        stream::Loads::Widest => out.widest.push(gbs),
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Who measures when in round `round` of `turns` measurements: each once, the first one
+/// later each round, so that no one always follows the same one (a driver's threads may
+/// still be winding down when the next starts).
+fn turn_order(round: usize, turns: usize) -> impl Iterator<Item = usize> {
+    (0..turns).map(move |step| (round + step) % turns)
+}
+
+/// The float16 row, its rounds as a note, and a line on stderr.
+fn float16_row(drivers: &[Driver], bytes: usize, table: &mut Table) {
+    let rounds = float16_rounds(drivers, bytes);
+    let (narrow, widest) = (
+        stream::median(&rounds.narrow),
+        stream::median(&rounds.widest),
+    );
+    let Some(bits) = rounds.wide_bits else {
+        // No native read to compare with (a CPU without AVX): the drivers' medians alone.
+        table.add(
+            SECTION,
+            format!(
+                "clpeak global memory bandwidth float16, {} MiB, median of {FLOAT16_ROUNDS} \
+                 rounds",
+                bytes >> 20
+            ),
+            "GB/s",
+            Better::Higher,
+            rounds.drivers.iter().map(|c| stream::median(c)).collect(),
+            None,
+        );
+        return;
+    };
+    let listed = stream::listed;
+    let mut note = format!(
+        "clpeak float16 read, GB/s of each of {FLOAT16_ROUNDS} rounds: natively with \
+         128-bit loads {}, with {bits}-bit loads {}",
+        listed(&rounds.narrow),
+        listed(&rounds.widest)
+    );
+    for (d, column) in drivers.iter().zip(&rounds.drivers) {
+        note += &format!("; {} {}", d.name, listed(column));
+    }
+    if let (Some(n), Some(w)) = (narrow, widest) {
+        note += &format!(
+            ". Medians natively: 128-bit {n:.1}, {bits}-bit {w:.1} ({:.2}x); each driver \
+             against the native read of its loads' width (clift's Cranelift code has 128-bit \
+             loads, PoCL's AVX-512 code {bits}-bit):",
+            n / w
+        );
+        for (d, column) in drivers.iter().zip(&rounds.drivers) {
+            if let Some(m) = stream::median(column) {
+                let own = if d.name == "clift" { n } else { w };
+                note += &format!(" {} {:.0}%", d.name, 100.0 * m / own);
+            }
+        }
+    }
+    eprintln!("clift-bench: {note}");
+    table.note(SECTION, note + ".");
+    table.add(
+        SECTION,
+        format!(
+            "clpeak global memory bandwidth float16, {} MiB, median of {FLOAT16_ROUNDS} rounds \
+             (vs its read natively, {bits}-bit loads)",
+            bytes >> 20
+        ),
+        "GB/s",
+        Better::Higher,
+        rounds.drivers.iter().map(|c| stream::median(c)).collect(),
+        widest,
+    );
 }
 
 /// Giga-operations per second of a 16-wide compute kernel over `n` items.
@@ -172,35 +356,21 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let reps = effort.bandwidth_repeats;
     let bytes = stream::array_bytes(effort);
     let machine = stream::machine(bytes, effort);
-    // The float16 row's own limit: its read order natively, with the CPU's widest loads
-    // (PoCL's, on AVX-512) and, on stderr, with 128-bit ones (clift's).
-    let pattern = stream::clpeak_pattern(bytes, effort);
-    // float16 first (the issue's row), then clpeak's narrower widths.
-    for (width, name) in [
-        (16, "float16"),
-        (1, "float"),
-        (2, "float2"),
-        (4, "float4"),
-        (8, "float8"),
-    ] {
+    // float16 first (the issue's row), in rounds with its read natively, then clpeak's
+    // narrower widths, measured once each against the machine's all-core sum.
+    float16_row(drivers, bytes, table);
+    for (width, name) in [(1, "float"), (2, "float2"), (4, "float4"), (8, "float8")] {
         let bw = per_driver(drivers, &|d| bandwidth(d, width, bytes));
-        let (against, limit) = match pattern {
-            Some(p) if width == 16 => (
-                format!("its read natively, {}-bit loads", p.wide_bits),
-                p.wide,
-            ),
-            _ => ("all-core sum".to_string(), machine.read),
-        };
         table.add(
             SECTION,
             format!(
-                "clpeak global memory bandwidth {name}, {} MiB (vs {against})",
+                "clpeak global memory bandwidth {name}, {} MiB (vs all-core sum)",
                 bytes >> 20
             ),
             "GB/s",
             Better::Higher,
             bw,
-            Some(limit),
+            Some(machine.read),
         );
     }
     let n = if effort.bandwidth_bytes >= 256 << 20 {
@@ -227,5 +397,24 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
             _ => compute_v16(d, name, n, 1.3f32, reps),
         });
         table.add(SECTION, label, unit, Better::Higher, values, None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_round_measures_everyone_once_starting_one_later() {
+        let orders: Vec<Vec<usize>> = (0..5).map(|r| turn_order(r, 4).collect()).collect();
+        assert_eq!(orders[0], [0, 1, 2, 3]);
+        assert_eq!(orders[1], [1, 2, 3, 0]);
+        assert_eq!(orders[3], [3, 0, 1, 2]);
+        assert_eq!(orders[4], [0, 1, 2, 3]);
+        for order in &orders {
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(sorted, [0, 1, 2, 3]);
+        }
     }
 }

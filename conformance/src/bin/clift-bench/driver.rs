@@ -48,22 +48,34 @@ pub fn pocl_library() -> Result<PathBuf, String> {
             icd.display()
         ));
     }
-    let vendors = std::env::temp_dir().join(format!("clift-bench-vendors-{}", std::process::id()));
-    std::fs::create_dir_all(&vendors).map_err(|e| e.to_string())?;
-    std::fs::copy(&icd, vendors.join("pocl.icd")).map_err(|e| e.to_string())?;
+    if !loader_takes_as_only_icd(&icd) {
+        return Err(format!(
+            "{}: POCL_ICD must name a file ending in .icd",
+            icd.display()
+        ));
+    }
     // SAFETY: set once, before the loader is loaded, while no other thread of this program
-    // reads the environment. PoCL's kernel cache is turned off so that its build times are
+    // reads the environment. ocl-icd loads only the ICD of an `OCL_ICD_VENDORS` that names
+    // an .icd file (libOpenCL(7)), so no folder of ICD files is needed (the bench made one
+    // in the temporary folder until session 18, and left it there).
+    // PoCL's kernel cache is turned off so that its build times are
     // builds, not cache lookups (clift's is turned off in `main`).
     // With CLIFT_MAX_COMPUTE_UNITS, PoCL gets the same number of threads, so that a scaling
     // run compares equals.
     unsafe {
-        std::env::set_var("OCL_ICD_VENDORS", &vendors);
+        std::env::set_var("OCL_ICD_VENDORS", &icd);
         std::env::set_var("POCL_KERNEL_CACHE", "0");
         if let Ok(n) = std::env::var("CLIFT_MAX_COMPUTE_UNITS") {
             std::env::set_var("POCL_MAX_PTHREAD_COUNT", n);
         }
     }
     Ok(PathBuf::from("libOpenCL.so.1"))
+}
+
+/// Whether ocl-icd, given `path` as `OCL_ICD_VENDORS`, loads it as the only ICD file: a
+/// path that ends in `.icd` (any other is taken as a folder or a library name).
+fn loader_takes_as_only_icd(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "icd") && path.is_file()
 }
 
 fn check(status: cl_int, what: &str) -> Result<(), String> {
@@ -146,6 +158,12 @@ impl Driver {
         let api = &self.api;
         // SAFETY: a buffer this driver created.
         unsafe { entry!(api.clReleaseMemObject)(mem) };
+    }
+
+    pub fn release_kernel(&self, kernel: cl_kernel) {
+        let api = &self.api;
+        // SAFETY: a kernel of a program this driver built.
+        unsafe { entry!(api.clReleaseKernel)(kernel) };
     }
 
     pub fn finish(&self) {
@@ -259,4 +277,22 @@ pub fn per_driver(
                 .ok()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_icd_file_is_given_to_the_loader_as_its_only_icd() {
+        let dir = std::env::temp_dir().join(format!("clift-bench-icd-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("folder.icd")).unwrap();
+        std::fs::write(dir.join("pocl.icd"), "libpocl.so.2\n").unwrap();
+        std::fs::write(dir.join("pocl.txt"), "libpocl.so.2\n").unwrap();
+        assert!(loader_takes_as_only_icd(&dir.join("pocl.icd")));
+        assert!(!loader_takes_as_only_icd(&dir.join("pocl.txt")));
+        assert!(!loader_takes_as_only_icd(&dir.join("folder.icd")));
+        assert!(!loader_takes_as_only_icd(&dir.join("missing.icd")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -60,6 +60,11 @@ impl<'a> Bench<'a> {
         Ok(Bench { d, program })
     }
 
+    /// The driver the program was built on.
+    pub(crate) fn driver(&self) -> &'a Driver {
+        self.d
+    }
+
     pub(crate) fn kernel(&self, name: &str) -> Result<cl_kernel, String> {
         let api = &self.d.api;
         let name = CString::new(name).map_err(|e| e.to_string())?;

@@ -18,6 +18,8 @@ use crate::driver::{Driver, per_driver};
 use crate::kernels::three_arrays;
 use crate::report::{Better, Table};
 use loops::{Loop, Stores};
+pub use pattern::{Loads, Pattern};
+pub use rounds::{listed, median};
 
 const SECTION: &str = "Kernels: memory bandwidth (arrays larger than the last-level cache)";
 
@@ -101,23 +103,10 @@ pub fn machine(bytes: usize, effort: Effort) -> native::Machine {
     native::machine(bytes / 4, threads(), passes(effort))
 }
 
-/// clpeak's float16 read order run natively over `bytes` on every compute unit, with
-/// 128-bit loads and with the CPU's widest ([`pattern`]), and a line on stderr with both;
-/// `None` on a CPU without AVX.
-pub fn clpeak_pattern(bytes: usize, effort: Effort) -> Option<pattern::PatternRead> {
-    let (threads, passes) = (threads(), passes(effort));
-    let read = pattern::clpeak_float16(bytes, threads, passes)?;
-    eprintln!(
-        "clift-bench: clpeak's float16 read order, natively ({threads} pinned thread(s), {} \
-         MiB, best of {passes} passes), GB/s: 128-bit loads {:.1}, {}-bit loads {:.1} \
-         ({:.2}x)",
-        bytes >> 20,
-        read.narrow,
-        read.wide_bits,
-        read.wide,
-        read.wide / read.narrow
-    );
-    Some(read)
+/// clpeak's float16 read order, to run natively over about `bytes` on every compute unit
+/// ([`pattern`]); `None` on a CPU without AVX.
+pub fn clpeak_pattern(bytes: usize) -> Option<Pattern> {
+    Pattern::new(bytes, threads())
 }
 
 /// STREAM's ten passes in a full run (the kernels keep the bench's repeats).

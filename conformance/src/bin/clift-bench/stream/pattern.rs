@@ -6,9 +6,8 @@
 //! As clpeak launches it on a CPU device: groups of [`LOCAL`] items, each item summing
 //! [`FETCHES`] float16s, fetch `i` of item `l` of group `g` at float16 index
 //! `(g × FETCHES + i) × LOCAL + l`; one thread per compute unit, pinned, claiming groups
-//! one at a time from a shared counter. The widths run in turn, `passes + 1` times each over
-//! the whole array, the first a warm-up; each one's best pass is kept, as STREAM keeps its
-//! best.
+//! one at a time from a shared counter. A read is timed as clpeak times a kernel: two
+//! passes over the whole array to warm up, then the mean of the passes that follow.
 
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,16 +23,16 @@ const FETCHES: usize = 16;
 const FETCH_FLOATS: usize = 16;
 /// Floats one group reads.
 const GROUP_FLOATS: usize = LOCAL * FETCHES * FETCH_FLOATS;
+/// The passes clpeak runs before it starts its clock.
+const WARM_UP_PASSES: usize = 2;
 
-/// GB/s of the pattern with each width of load, all threads.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PatternRead {
-    /// 128-bit loads.
-    pub narrow: f64,
-    /// The widest loads the CPU has ([`PatternRead::wide_bits`]).
-    pub wide: f64,
-    /// 512 with AVX-512, else 256.
-    pub wide_bits: u32,
+/// The loads a read uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loads {
+    /// 128-bit loads, the widest clift's Cranelift code has on x64.
+    Narrow,
+    /// The widest loads of the CPU ([`Pattern::wide_bits`]): PoCL's on AVX-512.
+    Widest,
 }
 
 /// The load widths this CPU can run.
@@ -66,32 +65,51 @@ impl Width {
     }
 }
 
-/// Measures the pattern over about `bytes` (whole groups) on `threads` threads; `None` on a
-/// CPU without AVX.
-pub fn clpeak_float16(bytes: usize, threads: usize, passes: usize) -> Option<PatternRead> {
-    let wide = Width::widest()?;
-    let groups = (bytes / 4 / GROUP_FLOATS).max(1);
-    let mut pages = Pages::new(groups * GROUP_FLOATS);
-    for (i, x) in pages.floats().iter_mut().enumerate() {
-        *x = (i % 251) as f32 / 251.0;
-    }
-    let input: &[f32] = pages.floats();
-    // The widths in turn, pass by pass, so that a machine whose bandwidth drifts (a shared
-    // host) gives both the same conditions; each width's first pass is a warm-up.
-    let (mut narrow, mut widest) = (f64::INFINITY, f64::INFINITY);
-    for pass in 0..=passes {
-        let n = one_pass(input, Width::Bits128, threads.max(1));
-        let w = one_pass(input, wide, threads.max(1));
-        if pass > 0 {
-            (narrow, widest) = (narrow.min(n), widest.min(w));
+/// The array clpeak's float16 kernel reads, and the threads that read it natively.
+pub struct Pattern {
+    pages: Pages,
+    threads: usize,
+    widest: Width,
+}
+
+impl Pattern {
+    /// About `bytes` of input (whole groups) for `threads` threads; `None` on a CPU without
+    /// AVX.
+    pub fn new(bytes: usize, threads: usize) -> Option<Pattern> {
+        let widest = Width::widest()?;
+        let groups = (bytes / 4 / GROUP_FLOATS).max(1);
+        let mut pages = Pages::new(groups * GROUP_FLOATS);
+        for (i, x) in pages.floats().iter_mut().enumerate() {
+            *x = (i % 251) as f32 / 251.0;
         }
+        Some(Pattern {
+            pages,
+            threads: threads.max(1),
+            widest,
+        })
     }
-    let gbs = |seconds: f64| (input.len() * 4) as f64 / seconds / 1e9;
-    Some(PatternRead {
-        narrow: gbs(narrow),
-        wide: gbs(widest),
-        wide_bits: wide.bits(),
-    })
+
+    /// The bits of [`Loads::Widest`]: 512 with AVX-512, else 256.
+    pub fn wide_bits(&self) -> u32 {
+        self.widest.bits()
+    }
+
+    /// GB/s of the read with `loads`, timed as clpeak times a kernel: the mean of `passes`
+    /// passes after two that warm up.
+    pub fn read(&mut self, loads: Loads, passes: usize) -> f64 {
+        let width = match loads {
+            Loads::Narrow => Width::Bits128,
+            Loads::Widest => self.widest,
+        };
+        let threads = self.threads;
+        let input: &[f32] = self.pages.floats();
+        for _ in 0..WARM_UP_PASSES {
+            one_pass(input, width, threads);
+        }
+        let passes = passes.max(1);
+        let seconds: f64 = (0..passes).map(|_| one_pass(input, width, threads)).sum();
+        (input.len() * 4 * passes) as f64 / seconds / 1e9
+    }
 }
 
 /// Seconds of one pass over `input` with loads of `width`, from the threads' common start
@@ -275,12 +293,15 @@ mod tests {
 
     #[test]
     fn the_measurement_covers_whole_groups_and_reports_both_widths() {
-        let Some(read) = clpeak_float16(3 * GROUP_FLOATS * 4 + 100, 2, 1) else {
+        let Some(mut pattern) = Pattern::new(3 * GROUP_FLOATS * 4 + 100, 2) else {
             assert!(!std::arch::is_x86_feature_detected!("avx"));
             return;
         };
-        assert!(read.narrow > 0.0 && read.narrow.is_finite());
-        assert!(read.wide > 0.0 && read.wide.is_finite());
-        assert!([128, 256, 512].contains(&read.wide_bits));
+        assert_eq!(pattern.pages.floats().len(), 3 * GROUP_FLOATS);
+        for loads in [Loads::Narrow, Loads::Widest] {
+            let gbs = pattern.read(loads, 1);
+            assert!(gbs > 0.0 && gbs.is_finite(), "{loads:?}: {gbs}");
+        }
+        assert!([256, 512].contains(&pattern.wide_bits()));
     }
 }

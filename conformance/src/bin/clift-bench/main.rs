@@ -1,8 +1,9 @@
 //! `clift-bench`: clift and PoCL measured side by side in one run.
 //!
-//! Both drivers are loaded directly (libloading), not through the ICD loader, so the harness
-//! also runs on a machine without ocl-icd. Each figure is reported for both drivers, with
-//! the ratio between them and against the machine's own limit (host memcpy bandwidth).
+//! clift is loaded directly (libloading), PoCL through the ICD loader with its ICD file
+//! alone (Debian's PoCL exports no API names of its own). Each figure is reported for both
+//! drivers, with the ratio between them and against the machine's own limit (host memcpy
+//! bandwidth).
 //!
 //! ```text
 //! cargo run --release -p clift-conformance --bin clift-bench -- [--markdown FILE] [--svg FILE] [--quick] [--scaling] [--safe] [--only SECTION]
@@ -21,7 +22,8 @@
 //! set (each driver reads its variable when it loads).
 //!
 //! `CLIFT_LIBRARY` names the libclift.so to measure (default: the release build beside this
-//! binary); `POCL_LIBRARY` PoCL's library (default: the path in /etc/OpenCL/vendors/pocl.icd).
+//! binary); `POCL_ICD` the ICD file of the PoCL to compare with (default:
+//! /etc/OpenCL/vendors/pocl.icd).
 
 mod clpeak;
 mod driver;
@@ -51,7 +53,7 @@ Measures clift and PoCL side by side (docs/PERFORMANCE.md says how to read the t
   --markdown FILE   also write the tables as Markdown
   --svg FILE        also write the plot
   --tsv FILE        also write the figures as tab-separated values
-CLIFT_LIBRARY and POCL_LIBRARY name the libraries to load.";
+CLIFT_LIBRARY names the libclift.so to load, POCL_ICD the ICD file of PoCL.";
 
 /// What the command line asks besides measuring: `-h`/`--help`, or a mistake (an option it
 /// does not know, or one missing its value), found before anything is measured (a

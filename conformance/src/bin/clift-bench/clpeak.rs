@@ -354,7 +354,7 @@ fn compute_v16<T>(d: &Driver, name: &str, n: usize, scalar: T, reps: usize) -> R
 
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
     let reps = effort.bandwidth_repeats;
-    let bytes = stream::array_bytes(effort);
+    let bytes = stream::array_bytes(effort, drivers);
     let machine = stream::machine(bytes, effort);
     // float16 first (the row), in rounds with its read natively, then clpeak's
     // narrower widths, measured once each against the machine's all-core sum.

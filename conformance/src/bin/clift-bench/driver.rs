@@ -14,6 +14,8 @@ pub struct Driver {
     pub queue: cl_command_queue,
     /// The device's name, for the report.
     pub device_name: String,
+    /// `CL_DEVICE_MAX_MEM_ALLOC_SIZE`: the largest buffer the bench may ask for.
+    pub max_alloc: u64,
 }
 
 /// The libclift.so to measure: `CLIFT_LIBRARY`, else the one built beside this binary.
@@ -107,12 +109,25 @@ impl Driver {
         let queue = unsafe { entry!(api.clCreateCommandQueue)(context, device, 0, &mut status) };
         check(status, "clCreateCommandQueue")?;
         let device_name = api.device_string(device, CL_DEVICE_NAME);
+        let mut max_alloc: cl_ulong = 0;
+        // SAFETY: one cl_ulong is written to `max_alloc`.
+        let status = unsafe {
+            entry!(api.clGetDeviceInfo)(
+                device,
+                CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                size_of::<cl_ulong>(),
+                (&raw mut max_alloc).cast(),
+                null_mut(),
+            )
+        };
+        check(status, "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)")?;
         Ok(Driver {
             name,
             api,
             context,
             queue,
             device_name,
+            max_alloc,
         })
     }
 

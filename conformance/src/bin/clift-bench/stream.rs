@@ -26,16 +26,33 @@ const SECTION: &str = "Kernels: memory bandwidth (arrays larger than the last-le
 /// Bytes of each array: STREAM's rule, four times the last-level cache (sysfs), in a full
 /// run; the cache's size (three arrays, three times the cache) in a quick one; at least
 /// 64 MiB, and at most an eighth of the memory available (the kernels' three buffers and
-/// the host array they are filled from, four arrays, then take half of it).
-pub fn array_bytes(effort: Effort) -> usize {
+/// the host array they are filled from, four arrays, then take half of it) and the largest
+/// buffer every driver allows (PoCL's `CL_DEVICE_MAX_MEM_ALLOC_SIZE` may be below the
+/// 1200 MiB of a 300 MiB cache: on the 16-core machine of session 18 its buffers failed).
+pub fn array_bytes(effort: Effort, drivers: &[Driver]) -> usize {
     let llc = last_level_cache().unwrap_or(32 << 20);
+    let largest_buffer = drivers
+        .iter()
+        .map(|d| usize::try_from(d.max_alloc).unwrap_or(usize::MAX))
+        .min();
+    sized(effort, llc, available_memory(), largest_buffer)
+}
+
+/// [`array_bytes`] from the cache's size, the memory available and the largest buffer.
+fn sized(
+    effort: Effort,
+    llc: usize,
+    available: Option<usize>,
+    largest_buffer: Option<usize>,
+) -> usize {
     let wanted = if effort.bandwidth_bytes >= 256 << 20 {
         4 * llc
     } else {
         llc
     };
-    let room = available_memory().map_or(usize::MAX, |m| m / 8);
-    wanted.min(room).max(64 << 20) >> 20 << 20
+    let room = available.map_or(usize::MAX, |m| m / 8);
+    let bytes = wanted.min(room).max(64 << 20);
+    bytes.min(largest_buffer.unwrap_or(usize::MAX)) >> 20 << 20
 }
 
 /// The largest cache of CPU 0 (sysfs), in bytes.
@@ -131,7 +148,7 @@ fn best_machine(machines: &[native::Machine]) -> native::Machine {
 }
 
 pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
-    let bytes = array_bytes(effort);
+    let bytes = array_bytes(effort, drivers);
     let n = bytes / 4;
     let (threads, reps) = (threads(), effort.bandwidth_repeats);
     // Each round: STREAM (its passes after a warm-up), then each driver's vector add and
@@ -208,6 +225,28 @@ mod tests {
         assert_eq!(parse_size("512"), Some(512));
         assert_eq!(parse_size("12X"), None);
         assert_eq!(parse_size(""), None);
+    }
+
+    #[test]
+    fn arrays_are_streams_size_within_memory_and_every_drivers_largest_buffer() {
+        let full = Effort {
+            latency_iterations: 1,
+            bandwidth_bytes: 256 << 20,
+            bandwidth_repeats: 1,
+        };
+        let quick = Effort {
+            bandwidth_bytes: 16 << 20,
+            ..full
+        };
+        let llc = 300 << 20;
+        assert_eq!(sized(full, llc, None, None), 1200 << 20);
+        assert_eq!(sized(quick, llc, None, None), 300 << 20);
+        // An eighth of the memory available, at least 64 MiB.
+        assert_eq!(sized(full, llc, Some(8 << 30), None), 1024 << 20);
+        assert_eq!(sized(full, 1 << 20, None, None), 64 << 20);
+        // The smallest largest buffer, whole MiB.
+        assert_eq!(sized(full, llc, None, Some(1024 << 20)), 1024 << 20);
+        assert_eq!(sized(full, llc, None, Some((512 << 20) + 5)), 512 << 20);
     }
 
     #[test]

@@ -181,6 +181,10 @@ impl Driver {
         unsafe { entry!(api.clReleaseKernel)(kernel) };
     }
 
+    pub fn flush(&self) {
+        self.api.flush(self.queue);
+    }
+
     pub fn finish(&self) {
         let api = &self.api;
         // SAFETY: the driver's queue.

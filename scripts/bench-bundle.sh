@@ -25,21 +25,12 @@ scripts/debian-packages.sh ocl-icd-libopencl1 pocl-opencl-icd xz-utils gcc binut
 cargo build --release -q -p clift-icd
 cargo build --release -q -p clift-conformance --bin clift-bench
 multiarch=/usr/lib/x86_64-linux-gnu
-loader=$(ldconfig -p | awk '/libOpenCL\.so\.1 .*x86-64/ { print $NF; exit }')
 pocl=$(head -n1 /etc/OpenCL/vendors/pocl.icd)
 [ -e "$multiarch/$pocl" ] && pocl="$multiarch/$pocl"
-[ -n "$loader" ] && [ -e "$pocl" ] || { echo "clift: libOpenCL.so.1 or PoCL not found"; exit 2; }
+[ -e "$pocl" ] || { echo "clift: PoCL's library $pocl not found"; exit 2; }
 
-# Only an earlier bundle (it has BUILD) is replaced: DIR is removed first.
-if [ -e "$dir" ] && [ ! -f "$dir/BUILD" ]; then
-  echo "clift: $dir exists and is not a bench bundle; name a new folder"
-  exit 2
-fi
-rm -rf "$dir"
-mkdir -p "$dir"
-cp target/release/libclift.so target/release/clift-bench "$dir/"
-strip --strip-debug "$dir/libclift.so" "$dir/clift-bench"
-cp -L "$loader" "$dir/libOpenCL.so.1"
+. scripts/bundle-common.sh
+start_bundle "$dir" bench clift-bench
 
 # PoCL finds its kernel library and headers beside its own library (../../share/pocl), and
 # its device modules in pocl/ beside it: the archive keeps that shape.
@@ -72,9 +63,7 @@ for isa in avx512 avx2; do
 done
 tar -C "$stage" -cf - . | xz -6 -T0 > "$dir/pocl.tar.xz"
 
-build=$(git rev-parse --short HEAD)
-git diff --quiet HEAD || build="$build-dirty"
-echo "$build" > "$dir/BUILD"
+finish_bundle "$dir"
 
 cat > "$dir/run.sh" <<'EOS'
 #!/usr/bin/env bash

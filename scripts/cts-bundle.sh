@@ -23,26 +23,13 @@ scripts/debian-packages.sh ocl-icd-libopencl1
 # Two builds: with --bin, cargo would build only the binaries, not the ICD library.
 cargo build --release -q -p clift-icd
 cargo build --release -q -p clift-conformance --bin cts-run
-loader=$(ldconfig -p | awk '/libOpenCL\.so\.1 .*x86-64/ { print $NF; exit }')
-[ -n "$loader" ] || { echo "clift: libOpenCL.so.1 not found"; exit 2; }
-
-# Only an earlier bundle (it has BUILD) is replaced: DIR is removed first.
-if [ -e "$dir" ] && [ ! -f "$dir/BUILD" ]; then
-  echo "clift: $dir exists and is not a CTS bundle; name a new folder"
-  exit 2
-fi
-rm -rf "$dir"
-mkdir -p "$dir"
-cp target/release/libclift.so target/release/cts-run "$dir/"
-strip --strip-debug "$dir/libclift.so" "$dir/cts-run"
-cp -L "$loader" "$dir/libOpenCL.so.1"
+. scripts/bundle-common.sh
+start_bundle "$dir" CTS cts-run
 cp -r "$cts" "$dir/cts"
 chmod -R u+w "$dir/cts"
 # Rows cut off by a budget or a timeout may keep those shards from starting again.
 grep -v -P '\t(incomplete|timeout)\t' docs/cts-fullsize.tsv > "$dir/cts-fullsize.tsv"
-build=$(git rev-parse --short HEAD)
-git diff --quiet HEAD || build="$build-dirty"
-echo "$build" > "$dir/BUILD"
+finish_bundle "$dir"
 
 cat > "$dir/run.sh" <<'EOS'
 #!/usr/bin/env bash

@@ -316,7 +316,7 @@ fn float16_row(drivers: &[Driver], bytes: usize, table: &mut Table) {
         );
         for (d, column) in drivers.iter().zip(&rounds.drivers) {
             if let Some(m) = stream::median(column) {
-                let own = if d.name == "clift" { n } else { w };
+                let own = if d.name.starts_with("clift") { n } else { w };
                 note += &format!(" {} {:.0}%", d.name, 100.0 * m / own);
             }
         }

@@ -109,18 +109,7 @@ impl Driver {
         let queue = unsafe { entry!(api.clCreateCommandQueue)(context, device, 0, &mut status) };
         check(status, "clCreateCommandQueue")?;
         let device_name = api.device_string(device, CL_DEVICE_NAME);
-        let mut max_alloc: cl_ulong = 0;
-        // SAFETY: one cl_ulong is written to `max_alloc`.
-        let status = unsafe {
-            entry!(api.clGetDeviceInfo)(
-                device,
-                CL_DEVICE_MAX_MEM_ALLOC_SIZE,
-                size_of::<cl_ulong>(),
-                (&raw mut max_alloc).cast(),
-                null_mut(),
-            )
-        };
-        check(status, "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)")?;
+        let max_alloc = api.device_ulong(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
         Ok(Driver {
             name,
             api,

@@ -175,7 +175,6 @@ const LARGE_SOURCE: &str = concat!(
 fn large_build(d: &Driver) -> Result<f64, String> {
     let start = Instant::now();
     let bench = Bench::build(d, LARGE_SOURCE)?;
-    let api = &d.api;
     let mut activation = None;
     for name in [
         "render",
@@ -189,8 +188,7 @@ fn large_build(d: &Driver) -> Result<f64, String> {
         if name == "activation" {
             activation = Some(k);
         } else {
-            // SAFETY: a kernel this bench created.
-            unsafe { entry!(api.clReleaseKernel)(k) };
+            d.release_kernel(k);
         }
     }
     let k = activation.ok_or("no activation kernel")?;
@@ -203,8 +201,7 @@ fn large_build(d: &Driver) -> Result<f64, String> {
     d.read(x, &mut out);
     let t = start.elapsed().as_secs_f64();
     d.release(x);
-    // SAFETY: a kernel this bench created.
-    unsafe { entry!(api.clReleaseKernel)(k) };
+    d.release_kernel(k);
     Ok(t)
 }
 

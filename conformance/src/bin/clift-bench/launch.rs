@@ -43,7 +43,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         let bench = Bench::build(d, SOURCE)?;
         let k = bench.kernel("empty")?;
         let t = launches(d, k, 1, n)?;
-        release(d, k);
+        d.release_kernel(k);
         Ok(t * 1e6)
     });
     table.add(
@@ -58,7 +58,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
         let bench = Bench::build(d, SOURCE)?;
         let k = bench.kernel("empty")?;
         let t = launch_latency(d, k, n);
-        release(d, k);
+        d.release_kernel(k);
         t
     });
     table.add(
@@ -77,7 +77,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
             bench.arg(k, i as u32, b);
         }
         let t = launches(d, k, 64, n);
-        release(d, k);
+        d.release_kernel(k);
         buffers.into_iter().for_each(|b| d.release(b));
         Ok(t? * 1e6)
     });
@@ -107,7 +107,7 @@ pub fn run(drivers: &[Driver], effort: Effort, table: &mut Table) {
                     bench.arg(k, 0, buffer);
                 }
                 let t = group_cost(d, k, items, groups);
-                release(d, k);
+                d.release_kernel(k);
                 if let Some(buffer) = buffer {
                     d.release(buffer);
                 }
@@ -273,7 +273,7 @@ fn burst(d: &Driver) -> Result<(f64, f64), String> {
     let enqueued = start.elapsed().as_secs_f64();
     d.finish();
     let total = start.elapsed().as_secs_f64();
-    release(d, k);
+    d.release_kernel(k);
     d.release(buffer);
     Ok((enqueued * 1e6 / BURST as f64, BURST as f64 / total))
 }
@@ -311,10 +311,4 @@ fn enqueue_sized(
     } else {
         Err(format!("clEnqueueNDRangeKernel: {status}"))
     }
-}
-
-fn release(d: &Driver, k: cl_kernel) {
-    let api = &d.api;
-    // SAFETY: a kernel this module created.
-    unsafe { entry!(api.clReleaseKernel)(k) };
 }
